@@ -1,0 +1,52 @@
+# The torch.compile guide. `make docs` and `make test` work on a fresh machine with python3.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+SNIPPETS ?= snippets
+CAPTURE_FLAGS ?=
+
+.PHONY: help docs serve test check capture bench clean
+
+help:
+	@echo "make docs     build the site into site/ (strict) from committed outputs"
+	@echo "make serve    preview the site, rebuilding on change"
+	@echo "make test     run the test suite"
+	@echo "make check    check that every committed output is fresh"
+	@echo "make capture  run snippets on this (GPU) machine and store their outputs"
+	@echo "              SNIPPETS=path/to/file.py to capture some; CAPTURE_FLAGS=--force to redo"
+	@echo "make bench    time the docs build and a capture of the first chapter"
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+$(VENV)/.site: $(BIN)/python requirements/site.txt pyproject.toml
+	$(BIN)/python -m pip install -q -r requirements/site.txt
+	$(BIN)/python -m pip install -q --no-deps -e .
+	touch $@
+
+$(VENV)/.test: $(VENV)/.site requirements/test.txt
+	$(BIN)/python -m pip install -q -r requirements/test.txt
+	touch $@
+
+docs: $(VENV)/.site
+	$(BIN)/mkdocs build --strict --clean
+
+serve: $(VENV)/.site
+	$(BIN)/mkdocs serve --no-strict
+
+test: $(VENV)/.test
+	$(BIN)/python -m pytest
+
+check:
+	$(PYTHON) -m tcguide check
+
+# Capture runs with the machine's own python3 (the one that has torch and CUDA), no virtualenv.
+capture:
+	$(PYTHON) -m tcguide capture $(CAPTURE_FLAGS) $(SNIPPETS)
+
+bench: $(VENV)/.site
+	$(BIN)/python benchmarks/build_and_capture.py
+
+clean:
+	rm -rf site $(VENV)

@@ -1,0 +1,5 @@
+import sys
+
+from tcguide.cli import main
+
+sys.exit(main())

@@ -1,0 +1,24 @@
+"""``python3 -m tcguide check``: every snippet output fresh, every directive in the docs resolvable."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tcguide import directive
+from tcguide.catalog import Catalog
+from tcguide.errors import GuideError
+
+
+def check(root: Path, docs: str = "docs", snippets_dir: str = "snippets") -> list[GuideError]:
+    catalog = Catalog(root, snippets_dir)
+    problems = catalog.problems()
+    for page in sorted((root / docs).rglob("*.md")):
+        rel = str(page.relative_to(root))
+        found, errors = directive.find(page.read_text(encoding="utf-8"), rel)
+        problems.extend(errors)
+        for d in found:
+            try:
+                catalog.embed(d.file, d.cell)
+            except GuideError as exc:
+                problems.append(GuideError(rel, d.line, f"[[cell {d.key}]]: {exc}"))
+    return problems

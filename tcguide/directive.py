@@ -1,0 +1,63 @@
+"""The one-line directive that embeds a cell in a page, identical in every language::
+
+    [[cell getting_started/first_steps.py#compile-a-function]]
+
+It stands alone on its line, at the left margin, outside fenced code blocks.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tcguide.errors import GuideError
+
+DIRECTIVE = re.compile(
+    r"""(?x)^\[\[cell\ (?P<file>[A-Za-z0-9_][\w./-]*\.py)   # snippet file, relative to snippets/
+        \#(?P<cell>[a-z0-9][a-z0-9-]*)\]\]\s*$            # '#' and the cell name"""
+)
+LOOKS_LIKE = re.compile(r"^\s*\[\[\s*\w")  # anything that starts like a directive
+FENCE = re.compile(r"^\s*(?P<fence>`{3,}|~{3,})")
+SYNTAX = "write it as [[cell FILE.py#cell-name]] at the start of a line"
+
+
+@dataclass(frozen=True)
+class Directive:
+    line: int  # 1-based
+    file: str
+    cell: str
+
+    @property
+    def key(self) -> str:
+        return f"{self.file}#{self.cell}"
+
+
+def find(markdown: str, page: str) -> tuple[list[Directive], list[GuideError]]:
+    """All directives of a page in order, and errors for lines that look like a broken one."""
+    found: list[Directive] = []
+    errors: list[GuideError] = []
+    fence: str | None = None
+    for number, line in enumerate(markdown.splitlines(), start=1):
+        opened = FENCE.match(line)
+        if fence:
+            if opened and opened["fence"][0] == fence[0] and len(opened["fence"]) >= len(fence) \
+                    and not line.strip()[len(opened["fence"]):].strip():
+                fence = None
+            continue
+        if opened:
+            fence = opened["fence"]
+            continue
+        match = DIRECTIVE.match(line)
+        if match:
+            found.append(Directive(number, match["file"], match["cell"]))
+        elif LOOKS_LIKE.match(line):
+            errors.append(GuideError(page, number, f"malformed cell directive {line.strip()!r}", SYNTAX))
+    return found, errors
+
+
+def replace(markdown: str, rendered: dict[int, str]) -> str:
+    """The page with the directive on each given line replaced by its rendering."""
+    lines = markdown.splitlines()
+    for number, text in rendered.items():
+        lines[number - 1] = text
+    return "\n".join(lines) + "\n"

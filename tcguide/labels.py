@@ -1,0 +1,48 @@
+"""The few words the tooling itself puts on a page, in every language of the guide."""
+
+from __future__ import annotations
+
+LABELS: dict[str, dict[str, str]] = {
+    "en": {
+        "provenance": "Where and when this output was captured: GPU · torch · CUDA · date and time (UTC) · the cell's wall time",
+        "fold_output": "Output · {n} lines",
+        "figure": "Figure produced by cell {cell}",
+        "raises_expected": "Raises {ename}, as this example intends",
+        "raises_unexpected": "Unexpected {ename}",
+        "no_output": "(this cell prints nothing)",
+        "problem": "Output problem:",
+    },
+    "ru": {
+        "provenance": "Где и когда получен этот вывод: GPU · torch · CUDA · дата и время (UTC) · время выполнения ячейки",
+        "fold_output": "Вывод · строк: {n}",
+        "figure": "Рисунок, построенный ячейкой {cell}",
+        "raises_expected": "Исключение {ename}, как и задумано в примере",
+        "raises_unexpected": "Непредвиденное исключение {ename}",
+        "no_output": "(эта ячейка ничего не выводит)",
+        "problem": "Проблема с выводом:",
+    },
+    "zh": {
+        "provenance": "此输出的采集位置与时间：GPU · torch · CUDA · 日期和时间（UTC）· 该单元的运行时间",
+        "fold_output": "输出 · {n} 行",
+        "figure": "单元 {cell} 生成的图",
+        "raises_expected": "抛出 {ename}，这正是本示例的意图",
+        "raises_unexpected": "意外的 {ename}",
+        "no_output": "（此单元没有输出）",
+        "problem": "输出有问题：",
+    },
+    "ko": {
+        "provenance": "이 출력이 캡처된 곳과 시각: GPU · torch · CUDA · 날짜와 시각(UTC) · 셀 실행 시간",
+        "fold_output": "출력 · {n}줄",
+        "figure": "셀 {cell}이(가) 그린 그림",
+        "raises_expected": "{ename} 발생 — 이 예제가 의도한 동작입니다",
+        "raises_unexpected": "예상하지 못한 {ename}",
+        "no_output": "(이 셀은 아무것도 출력하지 않습니다)",
+        "problem": "출력 문제:",
+    },
+}
+
+DEFAULT = "en"
+
+
+def label(lang: str, key: str) -> str:
+    return LABELS.get(lang, LABELS[DEFAULT]).get(key) or LABELS[DEFAULT][key]

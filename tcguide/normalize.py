@@ -1,0 +1,63 @@
+"""Rewrite machine-specific text in captured output to short neutral forms.
+
+Paths of the capturing machine (site-packages, the standard library, temp dirs,
+the home directory, the checkout itself) must not leak into the published site,
+and object addresses change on every run, so they are folded too.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import site
+import sysconfig
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{9,16}\b")
+
+
+@dataclass(frozen=True)
+class Normalizer:
+    replacements: tuple[tuple[str, str], ...]  # (prefix, neutral form), longest prefix first
+
+    @classmethod
+    def for_this_machine(cls, root: str | Path, extra: dict[str, str] | None = None) -> "Normalizer":
+        pairs: dict[str, str] = {}
+        for path, neutral in (extra or {}).items():
+            pairs[os.path.realpath(path)] = neutral
+            pairs[str(path)] = neutral
+        for site_dir in _site_dirs():
+            pairs[site_dir] = "<site-packages>"
+        stdlib = sysconfig.get_paths().get("stdlib")
+        if stdlib:
+            pairs[stdlib] = "<python>"
+        pairs[os.path.realpath(tempfile.gettempdir())] = "<tmp>"
+        pairs[tempfile.gettempdir()] = "<tmp>"
+        home = os.path.expanduser("~")
+        if home not in ("/", "~"):
+            pairs[home] = "~"
+        root = os.path.realpath(root)
+        pairs[root + os.sep] = ""
+        pairs[root] = "."
+        ordered = sorted(((p.rstrip(os.sep) if v else p, v) for p, v in pairs.items() if len(p) > 1),
+                         key=lambda item: -len(item[0]))
+        return cls(tuple(ordered))
+
+    def __call__(self, text: str) -> str:
+        for prefix, neutral in self.replacements:
+            if prefix in text:
+                text = text.replace(prefix, neutral)
+        return ADDRESS.sub("0x…", text)
+
+
+def _site_dirs() -> list[str]:
+    dirs = set(site.getsitepackages()) | {site.getusersitepackages()}
+    for key in ("purelib", "platlib"):
+        dirs.add(sysconfig.get_paths()[key])
+    found = set()
+    for d in dirs:
+        found.add(d)
+        found.add(os.path.realpath(d))
+    return sorted(found)

@@ -1,0 +1,104 @@
+"""HTML for an embedded cell: its code, its captured output, and where and when it ran.
+
+Everything captured is HTML-escaped; figures are embedded as ``<img>`` data URIs,
+so nothing a snippet printed can run in the reader's browser. Stdlib only.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+
+from tcguide.catalog import Embedded
+from tcguide.errors import GuideError
+from tcguide.labels import label
+from tcguide.provenance import describe
+
+FOLD_LINES = 25
+
+
+def _pre(text: str, css: str) -> str:
+    # newlines as entities keep the HTML block on one line, which Markdown leaves alone
+    return f'<pre class="{css}"><code>{html.escape(text).replace(chr(10), "&#10;")}</code></pre>'
+
+
+def _foldable(text: str, css: str, summary: str) -> str:
+    count = text.count("\n") + (not text.endswith("\n"))
+    if count <= FOLD_LINES:
+        return _pre(text, css)
+    return (f'<details class="tcg-fold"><summary>{html.escape(summary)}</summary>{_pre(text, css)}</details>')
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 0.1:
+        return f"{seconds * 1000:.0f} ms"
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    return f"{int(seconds // 60)} min {seconds % 60:.0f} s"
+
+
+def provenance(embedded: Embedded, lang: str) -> str:
+    capture, record = embedded.capture, embedded.record
+    stamp = capture.captured_at.replace("T", " ")[:16] + " UTC"
+    parts = [describe(capture.environment), stamp]
+    if record is not None:
+        parts.append(_duration(record.wall_time_s))
+    title = label(lang, "provenance")
+    return f'<div class="tcg-provenance" title="{html.escape(title)}">{html.escape(" · ".join(parts))}</div>'
+
+
+def outputs(embedded: Embedded, lang: str) -> str:
+    record = embedded.record
+    parts: list[str] = []
+    for output in record.outputs if record else ():
+        kind = output["output_type"]
+        if kind == "stream":
+            lines = output["text"].count("\n")
+            parts.append(_foldable(output["text"], "tcg-stream", label(lang, "fold_output").format(n=lines)))
+        elif kind == "warning":
+            where = f'{output["filename"]}:{output["lineno"]}'
+            parts.append(f'<div class="tcg-warning"><span class="tcg-label">{html.escape(output["category"])}</span> '
+                         f'{html.escape(output["message"])} <span class="tcg-where">({html.escape(where)})</span></div>')
+        elif kind == "display_data":
+            svg = output["data"]["image/svg+xml"]
+            data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+            alt = label(lang, "figure").format(cell=embedded.cell.name)
+            parts.append(f'<img class="tcg-figure" alt="{html.escape(alt)}" src="data:image/svg+xml;base64,{data}">')
+        elif kind == "error":
+            expected = output.get("expected")
+            title = label(lang, "raises_expected" if expected else "raises_unexpected").format(ename=output["ename"])
+            css = "tcg-error tcg-expected" if expected else "tcg-error tcg-unexpected"
+            last = (output["traceback"].rstrip("\n").splitlines() or [""])[-1]
+            parts.append(f'<div class="{css}"><div class="tcg-label">{html.escape(title)}</div>'
+                         f'{_foldable(output["traceback"], "tcg-traceback", last[:300])}</div>')
+    if not parts:
+        parts.append(f'<div class="tcg-empty">{html.escape(label(lang, "no_output"))}</div>')
+    return "".join(parts)
+
+
+def code_block(embedded: Embedded) -> str:
+    cell = embedded.cell
+    leading = len(cell.source) - len(cell.source.lstrip("\n"))
+    first = cell.line + 1 + leading
+    title = f"{embedded.snippet.path} · {cell.name}"
+    fence = "````" if "```" in cell.code else "```"
+    return f'{fence}python title="{title}" linenums="{first}"\n{cell.code}{fence}'
+
+
+def problem_box(error: GuideError, lang: str) -> str:
+    return (f'<div class="tcg-problem"><strong>{html.escape(label(lang, "problem"))}</strong> '
+            f'{html.escape(str(error))}</div>')
+
+
+def cell(embedded: Embedded, lang: str) -> str:
+    """Markdown for one embedded cell: a fenced code block, then one line of HTML."""
+    out = [code_block(embedded), ""]
+    body = []
+    if embedded.problem:
+        body.append(problem_box(embedded.problem, lang))
+    if embedded.capture is not None:
+        stale = " tcg-stale" if embedded.problem else ""
+        body.append(f'<div class="tcg-output{stale}" data-cell="{html.escape(embedded.snippet.path)}#{embedded.cell.name}">'
+                    f'{outputs(embedded, lang)}{provenance(embedded, lang)}</div>')
+    out.append("".join(body))
+    return "\n".join(out) + "\n"

@@ -1,0 +1,205 @@
+"""Snippet files: plain runnable Python scripts divided into named cells.
+
+A snippet file looks like this (the jupytext "percent" format)::
+
+    # /// capture
+    # gpus = 1            # needs CUDA and at least this many GPUs (0: runs anywhere)
+    # timeout = 300       # seconds for the whole file
+    # exclusive = true    # its timings need the GPU(s) to itself
+    # launcher = "python" # or "torchrun": one process per GPU, rank 0 recorded
+    # ///
+
+    # %% setup
+    import torch
+
+    # %% broken-call raises="RuntimeError"
+    torch.ones(2) @ torch.ones(3)
+
+Cell names are lower-case words joined by ``-``; ``raises`` names the exception
+(its class name or dotted path) that the cell is expected to raise.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tcguide.errors import GuideError
+
+MARKER = re.compile(r"^#\s*%%")
+CELL_MARKER = re.compile(
+    r"""(?x)^\#\ %%\ (?P<name>[a-z0-9][a-z0-9-]*)   # '# %% ' and the cell name
+        (?P<meta>(?:\ +[a-z_]+=\S+)*)\ *$          # then key=value pairs"""
+)
+META_ITEM = re.compile(r"(?P<key>[a-z_]+)=(?P<value>\S+)")
+HEADER_OPEN, HEADER_CLOSE = "# /// capture", "# ///"
+CELL_KEYS = {"raises"}
+LAUNCHERS = ("python", "torchrun")
+REMEDY_MARKER = 'write it as "# %% cell-name" or "# %% cell-name raises=\\"ValueError\\""'
+
+
+@dataclass(frozen=True)
+class Requirements:
+    """What a snippet file needs from the machine that captures it."""
+
+    gpus: int = 0
+    timeout: int = 300
+    exclusive: bool = False
+    launcher: str = "python"
+
+
+@dataclass(frozen=True)
+class Cell:
+    name: str
+    line: int  # 1-based line of the cell's marker
+    source: str  # the lines after the marker, trailing blank lines dropped
+    raises: str | None = None
+
+    @property
+    def code(self) -> str:
+        """The code as shown to readers: without surrounding blank lines."""
+        return self.source.strip("\n") + "\n"
+
+
+@dataclass(frozen=True)
+class SnippetFile:
+    path: str  # as given, relative to the project root where possible
+    sha256: str
+    requirements: Requirements
+    cells: tuple[Cell, ...] = field(default_factory=tuple)
+
+    def cell(self, name: str) -> Cell | None:
+        return next((c for c in self.cells if c.name == name), None)
+
+
+def source_hash(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def load(path: str | Path, display: str | None = None) -> SnippetFile:
+    """Read and parse a snippet file; raises GuideError naming file and line.
+
+    ``display`` is the path used in messages and recorded outputs (default: ``path``).
+    """
+    path = Path(path)
+    display = display or str(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise GuideError(display, None, f"cannot read snippet file ({exc.strerror})") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise GuideError(display, None, "snippet file is not UTF-8", "save it as UTF-8") from None
+    return parse(text, display, source_hash(data))
+
+
+def parse(text: str, path: str, sha256: str = "") -> SnippetFile:
+    lines = text.splitlines()
+    requirements, body_start = _parse_header(lines, path)
+    cells: list[Cell] = []
+    current: tuple[int, str, str | None] | None = None
+    body: list[str] = []
+
+    def close() -> None:
+        if current is None:
+            return
+        line, name, raises = current
+        while body and not body[-1].strip():
+            body.pop()
+        if not any(l.strip() for l in body):
+            raise GuideError(path, line, f"cell '{name}' is empty", "put code in it or remove the marker")
+        cells.append(Cell(name, line, "\n".join(body) + "\n", raises))
+
+    for number, line in enumerate(lines[body_start:], start=body_start + 1):
+        if MARKER.match(line):
+            close()
+            current = _parse_marker(line, number, path, {c.name: c.line for c in cells})
+            body = []
+        elif current is None:
+            if line.strip() and not line.lstrip().startswith("#"):
+                raise GuideError(
+                    path, number, "code before the first cell marker",
+                    "start the file's code with a '# %% cell-name' line",
+                )
+        else:
+            body.append(line)
+    close()
+    if not cells:
+        raise GuideError(path, None, "no cells found", "divide the file with '# %% cell-name' lines")
+    return SnippetFile(path, sha256, requirements, tuple(cells))
+
+
+def _parse_marker(line: str, number: int, path: str, seen: dict[str, int]):
+    match = CELL_MARKER.match(line)
+    if not match:
+        raise GuideError(path, number, f"malformed cell marker {line.strip()!r}", REMEDY_MARKER)
+    name = match["name"]
+    if name in seen:
+        raise GuideError(
+            path, number, f"duplicate cell name '{name}' (first used on line {seen[name]})",
+            "give every cell in a file its own name",
+        )
+    meta: dict[str, str] = {}
+    for item in META_ITEM.finditer(match["meta"]):
+        key, raw = item["key"], item["value"]
+        if key not in CELL_KEYS:
+            raise GuideError(
+                path, number, f"unknown cell option '{key}'", f"known options: {', '.join(sorted(CELL_KEYS))}"
+            )
+        try:
+            value = json.loads(raw) if raw.startswith('"') else raw
+        except json.JSONDecodeError:
+            raise GuideError(path, number, f"option {key} has a malformed value {raw}", 'quote it: raises="ValueError"') from None
+        if not isinstance(value, str) or not re.fullmatch(r"[A-Za-z_][\w.]*", value):
+            raise GuideError(path, number, f"option {key}={raw} is not an exception name", 'write raises="ValueError"')
+        meta[key] = value
+    return number, name, meta.get("raises")
+
+
+def _parse_header(lines: list[str], path: str) -> tuple[Requirements, int]:
+    """Parse the optional '# /// capture' block; returns requirements and where the body starts."""
+    start = next((i for i, l in enumerate(lines) if l.strip() == HEADER_OPEN), None)
+    first_marker = next((i for i, l in enumerate(lines) if MARKER.match(l)), len(lines))
+    if start is None or start > first_marker:
+        return Requirements(), 0
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].strip() == HEADER_CLOSE), None)
+    if end is None:
+        raise GuideError(path, start + 1, "'# /// capture' block is never closed", "end it with a '# ///' line")
+    toml_lines = []
+    for i in range(start + 1, end):
+        if not lines[i].startswith("#"):
+            raise GuideError(path, i + 1, "line inside the '# /// capture' block is not a comment", "start it with '# '")
+        toml_lines.append(lines[i][2:] if lines[i].startswith("# ") else lines[i][1:])
+    try:
+        table = tomllib.loads("\n".join(toml_lines))
+    except tomllib.TOMLDecodeError as exc:
+        line = start + 1 + int(getattr(exc, "lineno", 0) or _toml_line(str(exc)))
+        raise GuideError(path, line, f"malformed capture metadata ({exc})", "write it as TOML: key = value") from None
+    return _requirements(table, path, start + 1), end + 1
+
+
+def _toml_line(message: str) -> int:
+    found = re.search(r"line (\d+)", message)
+    return int(found[1]) if found else 0
+
+
+def _requirements(table: dict, path: str, line: int) -> Requirements:
+    types = {"gpus": int, "timeout": int, "exclusive": bool, "launcher": str}
+    for key, value in table.items():
+        if key not in types:
+            raise GuideError(path, line, f"unknown capture setting '{key}'", f"known settings: {', '.join(types)}")
+        if type(value) is not types[key]:
+            raise GuideError(path, line, f"capture setting '{key}' must be a {types[key].__name__}, not {value!r}")
+    req = Requirements(**table)
+    if req.launcher not in LAUNCHERS:
+        raise GuideError(path, line, f"unknown launcher {req.launcher!r}", f"use one of: {', '.join(LAUNCHERS)}")
+    if req.timeout <= 0 or req.gpus < 0:
+        raise GuideError(path, line, "timeout must be positive and gpus not negative")
+    if req.launcher == "torchrun" and req.gpus < 1:
+        raise GuideError(path, line, "launcher 'torchrun' needs gpus >= 1", "set gpus = 2 (one process per GPU)")
+    return req
