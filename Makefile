@@ -1,4 +1,5 @@
 # The torch.compile guide. `make docs` and `make test` work on a fresh machine with python3.
+export NO_MKDOCS_2_WARNING := 1
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin

@@ -36,6 +36,7 @@ class Job:
     snippet: snippets.SnippetFile
     environment: dict
     workdir: Path
+    root: Path
     proc: subprocess.Popen | None = None
     started: float = 0.0
     gpu_ids: tuple[int, ...] = ()
@@ -63,6 +64,11 @@ class Report:
         print(line, flush=True)
         if status in ("FAIL", "ERROR"):
             self.failed += 1
+
+    def kept(self, job: "Job") -> None:
+        line = f"      last good output kept: {store.output_path(job.snippet.path)}"
+        self.lines.append(line)
+        print(line, flush=True)
 
 
 # ---- what to run --------------------------------------------------------------------
@@ -122,8 +128,8 @@ def fingerprint(env: dict) -> dict:
     return {k: v for k, v in env.items() if k != "captured_at"}
 
 
-def is_fresh(snippet_file: snippets.SnippetFile, env: dict) -> bool:
-    out = store.output_path(snippet_file.path)
+def is_fresh(snippet_file: snippets.SnippetFile, env: dict, root: Path) -> bool:
+    out = store.output_path(root / snippet_file.path)
     if not out.exists():
         return False
     try:
@@ -190,7 +196,7 @@ def _start(job: Job, scheduler: Scheduler, threads: int) -> None:
         "TORCHINDUCTOR_COMPILE_THREADS": str(threads),
     })
     job.log = open(job.workdir / "runner.log", "wb")
-    job.proc = subprocess.Popen(_command(job), env=env, stdout=job.log, stderr=subprocess.STDOUT,
+    job.proc = subprocess.Popen(_command(job), cwd=job.root, env=env, stdout=job.log, stderr=subprocess.STDOUT,
                                 stdin=subprocess.DEVNULL, start_new_session=True)
     job.started = time.monotonic()
 
@@ -259,7 +265,7 @@ def _finish(job: Job, report: Report, machine_env: dict) -> None:
             captured_at=datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
             cells=tuple(store.CellRecord(c["name"], tuple(c["outputs"]), c["wall_time_s"]) for c in result["cells"]),
         )
-        store.save(capture, store.output_path(job.snippet.path))
+        store.save(capture, store.output_path(job.root / job.snippet.path))
         report.captured += 1
         report.add("ok", f"{job.snippet.path}  {elapsed:.1f} s, {len(capture.cells)} cells")
         return
@@ -279,8 +285,7 @@ def _finish(job: Job, report: Report, machine_env: dict) -> None:
     else:
         report.add("FAIL", f"{where}: {cell} exited with status {rc} after {elapsed:.1f} s"
                            f"{_last_output(job, result)}")
-    report.lines.append(f"      last good output kept: {store.output_path(job.snippet.path)}")
-    print(report.lines[-1], flush=True)
+    report.kept(job)
 
 
 def _indent(text: str) -> str:
@@ -293,7 +298,7 @@ def _timed_out(job: Job, report: Report, timeout: float) -> None:
     where, cell = _where(job, result)
     report.add("FAIL", f"{where}: {cell} still running after the file's timeout of {timeout:.0f} s; stopped it"
                        f"{_last_output(job, result)}\n      — make it faster, or raise 'timeout' in its '# /// capture' block")
-    report.lines.append(f"      last good output kept: {store.output_path(job.snippet.path)}")
+    report.kept(job)
 
 
 # ---- the command --------------------------------------------------------------------
@@ -315,23 +320,23 @@ def capture(paths: list[str], root: Path, *, force: bool = False, jobs: int | No
     pending: list[Job] = []
     for path in files:
         try:
-            snippet_file = snippets.load(path)
+            snippet_file = snippets.load(root / path, str(path))
         except GuideError as exc:
             report.add("ERROR", f"{exc}")
             continue
         env = file_environment(machine_env, snippet_file.requirements)
         if snippet_file.requirements.gpus > gpu_count:
-            fresh_enough = store.output_path(path).exists() and _same_source(snippet_file)
+            fresh_enough = _same_source(snippet_file, root)
             status = "skip" if fresh_enough else "FAIL"
             report.add(status, f"{path}  needs {snippet_file.requirements.gpus} GPU(s), this machine has "
                                f"{gpu_count}; its last output is kept — capture it on a machine with enough GPUs")
             report.skipped += fresh_enough
             continue
-        if not force and is_fresh(snippet_file, env):
+        if not force and is_fresh(snippet_file, env, root):
             report.skipped += 1
             report.add("skip", f"{path}  unchanged since its capture")
             continue
-        pending.append(Job(snippet_file, env, work_root / str(path).replace(os.sep, "__")))
+        pending.append(Job(snippet_file, env, work_root / str(path).replace(os.sep, "__"), root))
     pending.sort(key=lambda j: not j.req.exclusive)  # exclusive (timing) files first: they wait for whole GPUs
     scheduler = Scheduler(gpu_count, max_jobs)
     running: list[Job] = []
@@ -357,7 +362,6 @@ def capture(paths: list[str], root: Path, *, force: bool = False, jobs: int | No
                     _kill(job)
                     _reap(job)
                     _timed_out(job, report, timeout)
-                    report.failed += 1
                     running.remove(job)
     except KeyboardInterrupt:
         interrupted = True
@@ -379,9 +383,10 @@ def capture(paths: list[str], root: Path, *, force: bool = False, jobs: int | No
     return 1 if report.failed else 0
 
 
-def _same_source(snippet_file: snippets.SnippetFile) -> bool:
+def _same_source(snippet_file: snippets.SnippetFile, root: Path) -> bool:
+    out = store.output_path(root / snippet_file.path)
     try:
-        return store.load(store.output_path(snippet_file.path)).source_sha256 == snippet_file.sha256
+        return out.exists() and store.load(out).source_sha256 == snippet_file.sha256
     except GuideError:
         return False
 

@@ -50,4 +50,5 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
+        print("interrupted before any snippet file started; nothing was written", file=sys.stderr)
         return 130

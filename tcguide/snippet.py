@@ -178,7 +178,8 @@ def _parse_header(lines: list[str], path: str) -> tuple[Requirements, int]:
     try:
         table = tomllib.loads("\n".join(toml_lines))
     except tomllib.TOMLDecodeError as exc:
-        line = start + 1 + int(getattr(exc, "lineno", 0) or _toml_line(str(exc)))
+        offset = getattr(exc, "lineno", 0) or _toml_line(str(exc))
+        line = start + 1 + offset if offset else end  # 'at end of document': the block's last line
         raise GuideError(path, line, f"malformed capture metadata ({exc})", "write it as TOML: key = value") from None
     return _requirements(table, path, start + 1), end + 1
 
@@ -190,11 +191,12 @@ def _toml_line(message: str) -> int:
 
 def _requirements(table: dict, path: str, line: int) -> Requirements:
     types = {"gpus": int, "timeout": int, "exclusive": bool, "launcher": str}
+    nouns = {int: "whole number", bool: "boolean (true or false)", str: "quoted string"}
     for key, value in table.items():
         if key not in types:
             raise GuideError(path, line, f"unknown capture setting '{key}'", f"known settings: {', '.join(types)}")
         if type(value) is not types[key]:
-            raise GuideError(path, line, f"capture setting '{key}' must be a {types[key].__name__}, not {value!r}")
+            raise GuideError(path, line, f"capture setting '{key}' must be a {nouns[types[key]]}, not {value!r}")
     req = Requirements(**table)
     if req.launcher not in LAUNCHERS:
         raise GuideError(path, line, f"unknown launcher {req.launcher!r}", f"use one of: {', '.join(LAUNCHERS)}")

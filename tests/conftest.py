@@ -1,0 +1,46 @@
+"""Shared fixtures: a throw-away project with snippet files, captured without torch."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tcguide import capture as capture_mod
+
+os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")  # MkDocs' banner about its successor is not a build problem
+
+CPU_ONLY = {"python": "3.x", "torch": "", "torchvision": "", "triton": "", "cuda": "", "gpu": "",
+            "gpu_count": 0, "driver": "", "tooling": "test"}
+
+
+class Project:
+    def __init__(self, root: Path):
+        self.root = root
+        (root / "snippets").mkdir(parents=True)
+
+    def snippet(self, name: str, text: str) -> Path:
+        path = self.root / "snippets" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+        return path
+
+    def capture(self, *names: str, env: dict | None = None, **kwargs) -> int:
+        paths = [str(self.root / "snippets" / n) for n in names] or [str(self.root / "snippets")]
+        return capture_mod.capture(paths, self.root, machine_env=env or CPU_ONLY, **kwargs)
+
+    def output(self, name: str) -> Path:
+        return (self.root / "snippets" / name).with_suffix("").with_suffix(".out.json")
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch) -> Project:
+    """A project in a temp folder; capture's work folders go under it too, not the shared /tmp."""
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setenv("TMPDIR", str(scratch))
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    return Project(tmp_path / "project")

@@ -1,0 +1,111 @@
+"""Real MkDocs builds: a small synthetic site, and the guide itself."""
+
+import json
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tcguide import store
+from tcguide.snippet import source_hash
+
+ROOT = Path(__file__).resolve().parent.parent
+CONFIG = """\
+site_name: t
+theme:
+  name: material
+markdown_extensions:
+  - pymdownx.highlight
+  - pymdownx.superfences
+plugins:
+  - tcguide
+"""
+SNIPPET = '# %% hello\nprint("hello <world>")\n\n# %% oops raises="KeyError"\n{}["k"]\n'
+
+
+def mkdocs(site: Path, *args) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "mkdocs", "build", *args, "-f", str(site / "mkdocs.yml"),
+                           "-d", str(site / "out")], capture_output=True, text=True, cwd=site, timeout=300)
+
+
+@pytest.fixture
+def site(tmp_path) -> Path:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "snippets").mkdir()
+    (tmp_path / "mkdocs.yml").write_text(CONFIG)
+    (tmp_path / "docs" / "index.md").write_text("# Page\n\n[[cell a.py#hello]]\n\n[[cell a.py#oops]]\n")
+    (tmp_path / "snippets" / "a.py").write_text(SNIPPET)
+    capture = store.Capture("snippets/a.py", source_hash(SNIPPET.encode()), {"gpu": "NVIDIA H100 80GB HBM3",
+                            "gpu_count": 1, "torch": "2.11.0+cu130", "cuda": "13.0"}, "2026-11-22T10:15:00Z", (
+        store.CellRecord("hello", ({"output_type": "stream", "name": "stdout", "text": "hello <world>\n"},), 0.5),
+        store.CellRecord("oops", ({"output_type": "error", "ename": "KeyError", "evalue": "'k'", "expected": True,
+                                   "traceback": "KeyError: 'k'\n"},), 0.1),
+    ))
+    store.save(capture, tmp_path / "snippets" / "a.out.json")
+    return tmp_path
+
+
+def page(site: Path) -> str:
+    return (site / "out" / "index.html").read_text()
+
+
+def test_fresh_outputs_build_strict(site):
+    result = mkdocs(site, "--strict")
+    assert result.returncode == 0, result.stderr
+    html = page(site)
+    assert "hello &lt;world&gt;" in html
+    assert "NVIDIA H100 80GB HBM3 · torch 2.11.0 · CUDA 13.0 · 2026-11-22 10:15 UTC · 0.5 s" in html
+    assert "Raises KeyError, as this example intends" in html
+    assert '<span class="nb">print</span>' in html
+
+
+def test_stale_output_fails_strict_but_previews_marked(site):
+    (site / "snippets" / "a.py").write_text(SNIPPET.replace("hello <world>", "hello <World>"))
+    strict = mkdocs(site, "--strict")
+    assert strict.returncode != 0
+    assert ("docs/index.md:3: [[cell a.py#hello]]: snippets/a.py: changed since its output was captured on "
+            "2026-11-22 (the output is stale) — recapture it with: make capture SNIPPETS=snippets/a.py") in strict.stderr
+    preview = mkdocs(site)
+    assert preview.returncode == 0, preview.stderr
+    assert 'class="tcg-output tcg-stale"' in page(site) and 'class="tcg-problem"' in page(site)
+
+
+@pytest.mark.parametrize("line, words", [
+    ("[[cell b.py#hello]]", "[[cell b.py#hello]]: snippets/b.py: no such snippet file"),
+    ("[[cell a.py#hullo]]", "[[cell a.py#hullo]]: snippets/a.py: has no cell 'hullo' — its cells are: hello, oops"),
+    ("[[cel a.py#hello]]", "malformed cell directive '[[cel a.py#hello]]'"),
+])
+def test_broken_directives_fail_strict_with_page_and_line(site, line, words):
+    (site / "docs" / "index.md").write_text(f"# Page\n\nText.\n\n{line}\n")
+    result = mkdocs(site, "--strict")
+    assert result.returncode != 0
+    assert f"docs/index.md:5: {words}" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_missing_corrupt_and_undeclared_outputs_fail_strict(site):
+    out = site / "snippets" / "a.out.json"
+    doc = json.loads(out.read_text())
+    doc["cells"][1]["outputs"][0]["expected"] = False
+    out.write_text(json.dumps(doc))
+    result = mkdocs(site, "--strict")
+    assert "snippets/a.py:4: captured output of cell 'oops' holds an undeclared KeyError" in result.stderr
+    out.write_text("{ not json")
+    result = mkdocs(site, "--strict")
+    assert "snippets/a.out.json:1: captured output is corrupt JSON" in result.stderr
+    out.unlink()
+    result = mkdocs(site, "--strict")
+    assert result.returncode != 0
+    assert "snippets/a.py: has no captured output — recapture it with: make capture SNIPPETS=snippets/a.py" in result.stderr
+
+
+def test_the_guide_builds_strict(tmp_path):
+    out = tmp_path / "site"
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
+                            capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert result.returncode == 0, result.stderr
+    html = (out / "getting-started" / "index.html").read_text()
+    assert "NVIDIA H100 80GB HBM3 · torch 2.11.0 · CUDA 13.0 · " in html

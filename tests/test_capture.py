@@ -1,0 +1,268 @@
+"""The capture engine on small synthetic snippets (no torch, no GPU)."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tcguide import store
+from tcguide.capture import Job, Scheduler, shard
+from tcguide.snippet import Requirements, SnippetFile
+from tests.conftest import CPU_ONLY
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def outputs_of(project, name):
+    return {c.name: c for c in store.load(project.output(name)).cells}
+
+
+def test_streams_are_interleaved_in_order(project):
+    project.snippet("streams.py", """
+        # %% talk
+        import os, subprocess, sys
+        print("one")
+        print("two", file=sys.stderr)
+        os.write(1, b"three\\n")
+        os.write(2, b"four\\n")
+        subprocess.run([sys.executable, "-c", "print('five')"])
+        print("six")
+        """)
+    assert project.capture("streams.py") == 0
+    (stream,) = outputs_of(project, "streams.py")["talk"].outputs
+    assert stream == {"output_type": "stream", "name": "stdout", "text": "one\ntwo\nthree\nfour\nfive\nsix\n"}
+
+
+def test_warnings_declared_exceptions_and_wall_time(project):
+    project.snippet("cells.py", """
+        # %% warn
+        import time, warnings
+        warnings.warn("mind the gap", UserWarning)
+        time.sleep(0.2)
+
+        # %% fails raises="ZeroDivisionError"
+        print("before")
+        1 / 0
+
+        # %% later
+        print("still runs")
+        """)
+    assert project.capture("cells.py") == 0
+    cells = outputs_of(project, "cells.py")
+    (warning,) = cells["warn"].outputs
+    assert warning["category"] == "UserWarning" and warning["message"] == "mind the gap"
+    assert warning["filename"] == "snippets/cells.py" and warning["lineno"] == 3
+    assert cells["warn"].wall_time_s >= 0.2
+    stream, error = cells["fails"].outputs
+    assert stream["text"] == "before\n"
+    assert error["ename"] == "ZeroDivisionError" and error["expected"] is True
+    assert 'File "snippets/cells.py", line 8, in <module>' in error["traceback"]
+    assert "tcguide" not in error["traceback"]  # the runner's own frames are dropped
+    assert cells["later"].outputs[0]["text"] == "still runs\n"
+
+
+def test_dotted_and_base_class_names_match_declared_exceptions(project):
+    project.snippet("names.py", """
+        # %% dotted raises="json.decoder.JSONDecodeError"
+        import json
+        json.loads("{")
+
+        # %% base raises="ValueError"
+        json.loads("{")
+        """)
+    assert project.capture("names.py") == 0
+
+
+def _good_then(project, name, good, bad, capsys):
+    """Capture a good version, break it, recapture everything: (exit status, report, old bytes, new bytes)."""
+    project.snippet(name, good)
+    assert project.capture(name) == 0
+    before = project.output(name).read_bytes()
+    project.snippet(name, bad)
+    capsys.readouterr()
+    status = project.capture()
+    return status, capsys.readouterr().out, before, project.output(name).read_bytes()
+
+
+def test_undeclared_exception_fails_and_keeps_last_good_output(project, capsys):
+    project.snippet("other.py", "# %% fine\nprint('fine')\n")
+    status, report, before, after = _good_then(
+        project, "a.py", "# %% cell\nprint('ok')\n", "# %% first\nprint(1)\n\n# %% cell\nx = {}['missing']\n", capsys)
+    assert status == 1
+    assert "FAIL  snippets/a.py:4: cell 'cell' raised KeyError: 'missing'" in report
+    assert "declare the exception" in report
+    assert before == after
+    assert project.output("other.py").exists()  # the rest of the run is captured
+
+
+def test_declared_exception_that_does_not_happen_fails(project, capsys):
+    status, report, before, after = _good_then(
+        project, "a.py", "# %% cell\nprint('ok')\n", '# %% cell raises="KeyError"\nprint("no")\n', capsys)
+    assert status == 1
+    assert "snippets/a.py:1: cell 'cell': declared raises=KeyError but the cell finished without raising" in report
+    assert before == after
+
+
+def test_timeout_stops_a_hung_file_and_keeps_output(project, capsys):
+    hung = "# /// capture\n# timeout = 2\n# ///\n# %% setup\nx = 1\n# %% hang\nimport time\nprint('waiting')\ntime.sleep(60)\n"
+    started = time.monotonic()
+    status, report, before, after = _good_then(project, "slow.py", "# %% setup\nx = 1\n", hung, capsys)
+    assert time.monotonic() - started < 30
+    assert status == 1
+    assert "snippets/slow.py:6: cell 'hang' still running after the file's timeout of 2 s" in report
+    assert "| waiting" in report  # the cell's last output is shown
+    assert before == after
+
+
+@pytest.mark.parametrize("crash, words", [
+    ("import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)", "crashed (killed by SIGSEGV)"),
+    ("import os\nos._exit(3)", "exited with status 3"),
+])
+def test_crash_is_reported_and_keeps_output(project, capsys, crash, words):
+    status, report, before, after = _good_then(
+        project, "c.py", "# %% cell\nprint(1)\n", f"# %% cell\nprint('about to go')\n{crash}\n", capsys)
+    assert status == 1
+    assert f"snippets/c.py:1: cell 'cell' {words}" in report
+    assert "| about to go" in report
+    assert before == after
+
+
+def test_interrupt_exits_130_and_keeps_output(project):
+    project.snippet("s.py", "# %% cell\nprint(1)\n")
+    assert project.capture("s.py") == 0
+    before = project.output("s.py").read_bytes()
+    project.snippet("s.py", "# %% cell\nimport time\nprint('sleeping', flush=True)\ntime.sleep(60)\n")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([sys.executable, "-m", "tcguide", "capture", "--force", "snippets/s.py"],
+                            cwd=project.root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    deadline = time.monotonic() + 60
+    scratch = Path(os.environ["TMPDIR"])
+    while not list(scratch.glob("tcguide-capture-*/snippets__s.py/rank0-cell0.log")) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGINT)
+    out, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 130, out
+    assert "snippets/s.py:1: interrupted in cell 'cell'; its last good output is kept" in out
+    assert project.output("s.py").read_bytes() == before
+
+
+def test_write_atomic_never_leaves_a_partial_file(tmp_path, monkeypatch):
+    target = tmp_path / "x.out.json"
+    target.write_text("old")
+
+    def broken_replace(src, dst):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", broken_replace)
+    with pytest.raises(OSError):
+        store.write_atomic(target, "new")
+    assert target.read_text() == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["x.out.json"]
+
+
+def test_output_is_normalised(project):
+    project.snippet("paths.py", """
+        # %% paths
+        import json, os, tempfile
+        print(tempfile.gettempdir() + "/scratch")
+        print(os.path.expanduser("~") + "/.cache")
+        print(os.getcwd() + "/snippets/paths.py")
+        print(json.__file__)
+        print(object())
+        """)
+    assert project.capture("paths.py") == 0
+    text = outputs_of(project, "paths.py")["paths"].outputs[0]["text"].splitlines()
+    assert text[0] in ("<tmp>/scratch", "<work>/scratch")
+    assert text[1] == "~/.cache"
+    assert text[2] == "snippets/paths.py"
+    assert text[3] == "<python>/json/__init__.py"
+    assert text[4] == "<object object at 0x…>"
+
+
+def test_seeds_make_random_output_reproducible(project):
+    project.snippet("r.py", "# %% draw\nimport random\nprint(random.random())\n")
+    assert project.capture("r.py") == 0
+    first = outputs_of(project, "r.py")["draw"].outputs
+    assert project.capture("r.py", force=True) == 0
+    assert outputs_of(project, "r.py")["draw"].outputs == first
+
+
+def test_incremental_skip_force_and_environment_change(project, capsys):
+    project.snippet("a.py", "# %% cell\nprint(1)\n")
+    assert project.capture("a.py") == 0
+    stamp = project.output("a.py").stat().st_mtime_ns
+    capsys.readouterr()
+    assert project.capture("a.py") == 0
+    assert "skip  snippets/a.py  unchanged since its capture" in capsys.readouterr().out
+    assert project.output("a.py").stat().st_mtime_ns == stamp
+    project.snippet("a.py", "# %% cell\nprint(2)\n")  # one character changed
+    assert project.capture("a.py") == 0
+    assert "ok    snippets/a.py" in capsys.readouterr().out
+    assert project.capture("a.py", env=dict(CPU_ONLY, torch="9.9")) == 0
+    assert "ok    snippets/a.py" in capsys.readouterr().out
+    assert project.capture("a.py", env=dict(CPU_ONLY, torch="9.9"), force=True) == 0
+    assert "ok    snippets/a.py" in capsys.readouterr().out
+
+
+def test_gpu_file_on_a_cpu_machine(project, capsys):
+    project.snippet("g.py", "# /// capture\n# gpus = 1\n# ///\n# %% cell\nprint(1)\n")
+    assert project.capture("g.py") == 1
+    assert "needs 1 GPU(s), this machine has 0" in capsys.readouterr().out
+    assert not project.output("g.py").exists()
+
+
+def test_broken_snippet_is_an_error_naming_file_and_line(project, capsys):
+    project.snippet("bad.py", "# %% a\nx = 1\n# %% a\n")
+    project.snippet("good.py", "# %% a\nprint(1)\n")
+    assert project.capture() == 1
+    out = capsys.readouterr().out
+    assert "ERROR snippets/bad.py:3: duplicate cell name 'a'" in out
+    assert project.output("good.py").exists()
+
+
+def test_figures_are_captured_as_reproducible_svg(project):
+    pytest.importorskip("matplotlib")
+    project.snippet("fig.py", """
+        # %% plot
+        import matplotlib.pyplot as plt
+        plt.plot([1, 2, 3], [1, 4, 9])
+        """)
+    assert project.capture("fig.py") == 0
+    (figure,) = outputs_of(project, "fig.py")["plot"].outputs
+    svg = figure["data"]["image/svg+xml"]
+    assert svg.lstrip().startswith("<?xml") and "</svg>" in svg
+    assert project.capture("fig.py", force=True) == 0
+    assert outputs_of(project, "fig.py")["plot"].outputs[0]["data"]["image/svg+xml"] == svg
+
+
+def _job(gpus=0, exclusive=False, ids=()):
+    sf = SnippetFile("x.py", "", Requirements(gpus=gpus, exclusive=exclusive))
+    return Job(sf, {}, Path("w"), Path("."), gpu_ids=ids)
+
+
+def test_scheduler_shares_gpus_but_not_exclusive_ones():
+    one = Scheduler(gpu_count=1, max_jobs=4)
+    assert one.place(_job(1), []) == (0,)
+    assert one.place(_job(1), [_job(1, ids=(0,))]) == (0,)
+    assert one.place(_job(1, exclusive=True), [_job(1, ids=(0,))]) is None
+    assert one.place(_job(1), [_job(1, exclusive=True, ids=(0,))]) is None
+    two = Scheduler(gpu_count=2, max_jobs=4)
+    assert two.place(_job(1, exclusive=True), [_job(1, ids=(0,))]) == (1,)
+    assert two.place(_job(2, exclusive=True), [_job(1, ids=(0,))]) is None
+    assert two.place(_job(1), [_job(1, ids=(0,))]) == (1,)
+    assert Scheduler(gpu_count=1, max_jobs=1).place(_job(1), [_job(1, ids=(0,))]) is None
+    cpu = Scheduler(gpu_count=0, max_jobs=2)
+    assert cpu.place(_job(), [_job()]) == ()
+    assert cpu.place(_job(exclusive=True), [_job()]) is None
+
+
+def test_shard_splits_files_between_runners():
+    files = [Path(f"{i}.py") for i in range(5)]
+    assert shard(files, "1/2") + shard(files, "2/2") == [files[0], files[2], files[4], files[1], files[3]]
+    assert shard(files, None) == files

@@ -1,0 +1,42 @@
+import pytest
+
+from tcguide.directive import find, replace
+
+PAGE = """\
+# Title
+
+[[cell topic/a.py#first-cell]]
+
+```markdown
+[[cell not/a-directive.py#inside-a-fence]]
+```
+
+[[cell b.py#second]]
+"""
+
+
+def test_directives_in_order_with_lines_skipping_fences():
+    found, errors = find(PAGE, "docs/en/p.md")
+    assert errors == []
+    assert [(d.line, d.file, d.cell) for d in found] == [(3, "topic/a.py", "first-cell"), (9, "b.py", "second")]
+
+
+@pytest.mark.parametrize("line", [
+    "[[cel a.py#x]]",
+    "[[cell a.py]]",
+    "[[cell a.py#Bad]]",
+    "[[cell a.py#x]] trailing words",
+    "    [[cell a.py#x]]",
+    "[[cell a.py#x]",
+    "[[ cell a.py#x ]]",
+])
+def test_typos_are_errors_naming_page_and_line(line):
+    found, errors = find(f"# T\n\n{line}\n", "docs/en/p.md")
+    assert found == []
+    (error,) = errors
+    assert (error.path, error.line) == ("docs/en/p.md", 3)
+    assert "malformed cell directive" in str(error) and "[[cell FILE.py#cell-name]]" in str(error)
+
+
+def test_replace_swaps_only_the_directive_lines():
+    assert replace("a\n[[cell x.py#y]]\nb\n", {2: "X"}) == "a\nX\nb\n"

@@ -1,0 +1,72 @@
+import base64
+
+from tcguide import render, store
+from tcguide.catalog import Embedded
+from tcguide.errors import GuideError
+from tcguide.snippet import parse
+
+SNIPPET = parse('# %% show\nprint("<b>")\n\n# %% fails raises="ValueError"\nraise ValueError("a < b")\n', "snippets/s.py", "h")
+ENV = {"gpu": "NVIDIA H100 80GB HBM3", "gpu_count": 1, "torch": "2.11.0+cu130", "cuda": "13.0"}
+
+
+def embedded(cell, outputs, wall=3.21, problem=None):
+    capture = store.Capture("snippets/s.py", "h", ENV, "2026-11-22T10:15:37Z", (store.CellRecord(cell, tuple(outputs), wall),))
+    return Embedded(SNIPPET, SNIPPET.cell(cell), capture, problem)
+
+
+def stream(text):
+    return {"output_type": "stream", "name": "stdout", "text": text}
+
+
+def test_code_block_uses_real_line_numbers_and_title():
+    md = render.cell(embedded("fails", []), "en")
+    assert md.startswith('```python title="snippets/s.py · fails" linenums="5"\nraise ValueError("a < b")\n```\n')
+
+
+def test_captured_text_is_escaped():
+    html = render.cell(embedded("show", [stream("<script>alert(1)</script>\nif x < 0:\n")]), "en")
+    assert "<script>" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;&#10;if x &lt; 0:" in html
+
+
+def test_provenance_line():
+    html = render.cell(embedded("show", [stream("hi\n")]), "en")
+    assert ">NVIDIA H100 80GB HBM3 · torch 2.11.0 · CUDA 13.0 · 2026-11-22 10:15 UTC · 3.2 s</div>" in html
+
+
+def test_long_output_folds_short_does_not():
+    short = render.cell(embedded("show", [stream("x\n" * 25)]), "en")
+    long = render.cell(embedded("show", [stream("x\n" * 26)]), "en")
+    assert "<details" not in short
+    assert '<details class="tcg-fold"><summary>Output · 26 lines</summary>' in long
+
+
+def test_expected_exception_is_labelled_and_escaped():
+    error = {"output_type": "error", "ename": "ValueError", "evalue": "a < b", "expected": True,
+             "traceback": 'Traceback (most recent call last):\n  File "snippets/s.py", line 5\nValueError: a < b\n'}
+    html = render.cell(embedded("fails", [error]), "en")
+    assert '<div class="tcg-error tcg-expected"><div class="tcg-label">Raises ValueError, as this example intends</div>' in html
+    assert "ValueError: a &lt; b" in html
+    assert "Исключение ValueError" in render.cell(embedded("fails", [error]), "ru")
+
+
+def test_figures_are_images_not_inline_svg():
+    svg = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'
+    html = render.cell(embedded("show", [{"output_type": "display_data", "data": {"image/svg+xml": svg}}]), "en")
+    assert "<svg" not in html
+    data = html.split('src="data:image/svg+xml;base64,')[1].split('"')[0]
+    assert base64.b64decode(data).decode() == svg
+
+
+def test_warning_and_empty_output():
+    warning = {"output_type": "warning", "category": "UserWarning", "message": "<careful>", "filename": "f.py", "lineno": 3}
+    assert "<span class=\"tcg-label\">UserWarning</span> &lt;careful&gt; <span class=\"tcg-where\">(f.py:3)</span>" in \
+        render.cell(embedded("show", [warning]), "en")
+    assert "(this cell prints nothing)" in render.cell(embedded("show", []), "en")
+
+
+def test_stale_output_is_marked_but_still_shown():
+    problem = GuideError("snippets/s.py", None, "changed since its output was captured")
+    html = render.cell(embedded("show", [stream("old\n")], problem=problem), "en")
+    assert '<div class="tcg-problem"><strong>Output problem:</strong> snippets/s.py: changed' in html
+    assert 'class="tcg-output tcg-stale"' in html and "old" in html
