@@ -15,7 +15,7 @@ help:
 	@echo "make check    check that every committed output is fresh"
 	@echo "make capture  run snippets on this (GPU) machine and store their outputs"
 	@echo "              SNIPPETS=path/to/file.py to capture some; CAPTURE_FLAGS=--force to redo"
-	@echo "make bench    time the docs build and a capture of the first chapter"
+	@echo "make bench    time the docs build (capture: python3 benchmarks/build_and_capture.py --capture)"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -47,7 +47,7 @@ capture:
 	$(PYTHON) -m tcguide capture $(CAPTURE_FLAGS) $(SNIPPETS)
 
 bench: $(VENV)/.site
-	$(BIN)/python benchmarks/build_and_capture.py
+	$(BIN)/python benchmarks/build_and_capture.py --docs
 
 clean:
 	rm -rf site $(VENV)

@@ -337,7 +337,9 @@ def capture(paths: list[str], root: Path, *, force: bool = False, jobs: int | No
             report.add("skip", f"{path}  unchanged since its capture")
             continue
         pending.append(Job(snippet_file, env, work_root / str(path).replace(os.sep, "__"), root))
-    pending.sort(key=lambda j: not j.req.exclusive)  # exclusive (timing) files first: they wait for whole GPUs
+    # Shared files first: they run side by side and finish soon; exclusive (timing) files then
+    # take whole GPUs one after another, shortest timeout first, so most results land early.
+    pending.sort(key=lambda j: (j.req.exclusive, j.req.timeout))
     scheduler = Scheduler(gpu_count, max_jobs)
     running: list[Job] = []
     interrupted = False

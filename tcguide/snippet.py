@@ -21,6 +21,7 @@ Cell names are lower-case words joined by ``-``; ``raises`` names the exception
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import re
@@ -76,8 +77,33 @@ class SnippetFile:
         return next((c for c in self.cells if c.name == name), None)
 
 
-def source_hash(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
+def source_hash(data: bytes, local_modules: list[Path] = ()) -> str:
+    """Hash of a snippet's bytes and of the sibling modules it imports (their change makes it stale)."""
+    digest = hashlib.sha256(data)
+    for module in sorted(local_modules):
+        digest.update(b"\0" + module.name.encode() + b"\0" + module.read_bytes())
+    return digest.hexdigest()
+
+
+def local_imports(text: str, folder: Path, display: str) -> list[Path]:
+    """Modules beside the snippet that it imports, directly or through each other."""
+    found: dict[str, Path] = {}
+    queue = [(text, display)]
+    while queue:
+        source, name = queue.pop()
+        try:
+            tree = ast.parse(source, filename=name)
+        except SyntaxError as exc:
+            raise GuideError(name, exc.lineno, f"syntax error: {exc.msg}", "fix the Python code") from None
+        for node in ast.walk(tree):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module] if isinstance(node, ast.ImportFrom) and node.module and not node.level else []
+            for module in (n.split(".")[0] for n in names):
+                path = folder / f"{module}.py"
+                if module not in found and path.is_file():
+                    found[module] = path
+                    queue.append((path.read_text(encoding="utf-8"), str(Path(display).parent / path.name)))
+    return list(found.values())
 
 
 def load(path: str | Path, display: str | None = None) -> SnippetFile:
@@ -95,7 +121,7 @@ def load(path: str | Path, display: str | None = None) -> SnippetFile:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise GuideError(display, None, "snippet file is not UTF-8", "save it as UTF-8") from None
-    return parse(text, display, source_hash(data))
+    return parse(text, display, source_hash(data, local_imports(text, path.parent, display)))
 
 
 def parse(text: str, path: str, sha256: str = "") -> SnippetFile:

@@ -62,3 +62,23 @@ def test_bad_input_names_file_and_line(text, line, words):
         assert error.line == line
     assert words in str(error)
     assert str(error).startswith("snippets/bad.py")
+
+
+def test_sibling_modules_it_imports_are_part_of_its_hash(tmp_path):
+    from tcguide.snippet import load
+
+    (tmp_path / "helpers.py").write_text("K = 1\n")
+    (tmp_path / "a.py").write_text("# %% c\nfrom helpers import K\nimport json\nprint(K)\n")
+    (tmp_path / "b.py").write_text("# %% c\nprint(2)\n")
+    a, b = load(tmp_path / "a.py").sha256, load(tmp_path / "b.py").sha256
+    (tmp_path / "helpers.py").write_text("K = 2\n")
+    assert load(tmp_path / "a.py").sha256 != a
+    assert load(tmp_path / "b.py").sha256 == b
+
+
+def test_syntax_error_names_the_line(tmp_path):
+    from tcguide.snippet import load
+
+    (tmp_path / "a.py").write_text("# %% c\nx = (\n")
+    with pytest.raises(GuideError, match=r"a.py:2: syntax error"):
+        load(tmp_path / "a.py", "snippets/a.py")

@@ -26,3 +26,31 @@ def test_torch_snippet_capture_records_torch_and_is_seeded(project):
     assert text.startswith("tensor([")
     assert project.capture("t.py", env=env, force=True) == 0
     assert store.load(project.output("t.py")).cell("compile").outputs[0]["text"] == text
+
+
+def test_torchrun_file_runs_one_process_per_gpu_and_records_rank_zero(project):
+    project.snippet("dist.py", """
+        # /// capture
+        # gpus = 2
+        # launcher = "torchrun"
+        # timeout = 120
+        # ///
+
+        # %% setup
+        import torch
+        import torch.distributed as dist
+        dist.init_process_group("gloo")
+        print(f"rank {dist.get_rank()} of {dist.get_world_size()}")
+
+        # %% all-reduce
+        t = torch.ones(1) * (dist.get_rank() + 1)
+        dist.all_reduce(t)
+        print("sum", t.item())
+        dist.destroy_process_group()
+        """)
+    # a machine with two GPUs as far as scheduling goes; the gloo backend needs none
+    assert project.capture("dist.py", env={"gpu_count": 2, "gpu": "test", "torch": torch.__version__}) == 0
+    cells = store.load(project.output("dist.py"))
+    assert cells.cell("setup").outputs[0]["text"] == "rank 0 of 2\n"
+    assert cells.cell("all-reduce").outputs[0]["text"] == "sum 3.0\n"
+    assert cells.environment["gpu_count"] == 2

@@ -1,0 +1,23 @@
+# /// capture
+# gpus = 1
+# timeout = 900
+# exclusive = true
+# ///
+
+# %% setup
+import torch
+import torchvision
+
+from method import chart, compare, inference_steps, table  # helpers from method.py
+
+torch.set_float32_matmul_precision("high")  # TF32 matmuls, in eager and compiled alike
+model = torchvision.models.densenet121(weights=None).cuda().eval()
+images = torch.randn(128, 3, 224, 224, device="cuda")
+steps = inference_steps(model, images)
+
+# %% measure
+rows = compare("densenet121", steps("float32"), "float32")
+print(table(rows))
+
+# %% chart
+chart(rows, f"densenet121 inference, batch 128, float32, {torch.cuda.get_device_name()}")

@@ -1,0 +1,24 @@
+# /// capture
+# gpus = 1
+# timeout = 1500
+# exclusive = true
+# ///
+
+# %% setup
+import torch
+import torchvision
+
+from method import chart, compare, table, training_steps  # helpers from method.py
+
+torch.set_float32_matmul_precision("high")  # TF32 matmuls, in eager and compiled alike
+model = torchvision.models.densenet121(weights=None).cuda().train()
+images = torch.randn(64, 3, 224, 224, device="cuda")
+labels = torch.randint(1000, (64,), device="cuda")
+steps = training_steps(model, images, labels)
+
+# %% measure
+rows = compare("densenet121", steps("float32"), "float32")
+print(table(rows))
+
+# %% chart
+chart(rows, f"densenet121 training step, batch 64, float32, {torch.cuda.get_device_name()}")

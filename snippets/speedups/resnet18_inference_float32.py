@@ -1,0 +1,23 @@
+# /// capture
+# gpus = 1
+# timeout = 600
+# exclusive = true
+# ///
+
+# %% setup
+import torch
+import torchvision
+
+from method import chart, compare, inference_steps, table  # helpers from method.py
+
+torch.set_float32_matmul_precision("high")  # TF32 matmuls, in eager and compiled alike
+model = torchvision.models.resnet18(weights=None).cuda().eval()
+images = torch.randn(256, 3, 224, 224, device="cuda")
+steps = inference_steps(model, images)
+
+# %% measure
+rows = compare("resnet18", steps("float32"), "float32")
+print(table(rows))
+
+# %% chart
+chart(rows, f"resnet18 inference, batch 256, float32, {torch.cuda.get_device_name()}")

@@ -1,0 +1,26 @@
+# /// capture
+# gpus = 1
+# timeout = 900
+# exclusive = true
+# ///
+
+# %% setup
+import torch
+import torchvision
+
+from method import chart, compare, table, training_steps  # helpers from method.py
+
+torch.set_float32_matmul_precision(
+    "high"
+)  # TF32 for float32 matmuls outside autocast, eager and compiled alike
+model = torchvision.models.resnet18(weights=None).cuda().train()
+images = torch.randn(128, 3, 224, 224, device="cuda")
+labels = torch.randint(1000, (128,), device="cuda")
+steps = training_steps(model, images, labels)
+
+# %% measure
+rows = compare("resnet18", steps("bfloat16"), "bfloat16")
+print(table(rows))
+
+# %% chart
+chart(rows, f"resnet18 training step, batch 128, bfloat16, {torch.cuda.get_device_name()}")
