@@ -16,7 +16,7 @@ def check(root: Path, docs: str = "docs", snippets_dir: str = "snippets") -> lis
         rel = str(page.relative_to(root))
         found, errors = directive.find(page.read_text(encoding="utf-8"), rel)
         problems.extend(errors)
-        for d in found:
+        for d in (d for d in found if d.kind == "cell"):
             try:
                 catalog.embed(d.file, d.cell)
             except GuideError as exc:

@@ -1,8 +1,9 @@
-"""The one-line directive that embeds a cell in a page, identical in every language::
+"""One-line directives in pages, identical in every language::
 
-    [[cell getting_started/first_steps.py#compile-a-function]]
+    [[cell getting_started/first_steps.py#compile-a-function]]   embeds a cell and its output
+    [[i18n-status]]                                              the translators' status table
 
-It stands alone on its line, at the left margin, outside fenced code blocks.
+A directive stands alone on its line, at the left margin, outside fenced code blocks.
 """
 
 from __future__ import annotations
@@ -16,16 +17,18 @@ DIRECTIVE = re.compile(
     r"""(?x)^\[\[cell\ (?P<file>[A-Za-z0-9_][\w./-]*\.py)   # snippet file, relative to snippets/
         \#(?P<cell>[a-z0-9][a-z0-9-]*)\]\]\s*$            # '#' and the cell name"""
 )
+STATUS = re.compile(r"^\[\[i18n-status\]\]\s*$")
 LOOKS_LIKE = re.compile(r"^\s*\[\[\s*\w")  # anything that starts like a directive
 FENCE = re.compile(r"^\s*(?P<fence>`{3,}|~{3,})")
-SYNTAX = "write it as [[cell FILE.py#cell-name]] at the start of a line"
+SYNTAX = "write it as [[cell FILE.py#cell-name]] (or [[i18n-status]]) at the start of a line"
 
 
 @dataclass(frozen=True)
 class Directive:
     line: int  # 1-based
-    file: str
-    cell: str
+    file: str = ""
+    cell: str = ""
+    kind: str = "cell"  # or "i18n-status"
 
     @property
     def key(self) -> str:
@@ -50,6 +53,8 @@ def find(markdown: str, page: str) -> tuple[list[Directive], list[GuideError]]:
         match = DIRECTIVE.match(line)
         if match:
             found.append(Directive(number, match["file"], match["cell"]))
+        elif STATUS.match(line):
+            found.append(Directive(number, kind="i18n-status"))
         elif LOOKS_LIKE.match(line):
             errors.append(GuideError(page, number, f"malformed cell directive {line.strip()!r}", SYNTAX))
     return found, errors

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 LABELS: dict[str, dict[str, str]] = {
     "en": {
+        "untranslated": "This page has not been translated yet; you are reading the English original.",
+        "outdated": "This translation follows an earlier version of the English page. Changed since: {changes}.",
+        "status_page": "Page", "up to date": "up to date", "outdated_state": "outdated", "missing": "missing",
+        "language_name": "English",
         "provenance": "Where and when this output was captured: GPU · torch · CUDA · date and time (UTC) · the cell's wall time",
         "fold_output": "Output · {n} lines",
         "figure": "Figure produced by cell {cell}",
@@ -13,6 +17,10 @@ LABELS: dict[str, dict[str, str]] = {
         "problem": "Output problem:",
     },
     "ru": {
+        "untranslated": "Эта страница ещё не переведена на русский язык; перед вами английский оригинал.",
+        "outdated": "Этот перевод сделан с более ранней версии английской страницы. С тех пор изменилось: {changes}.",
+        "status_page": "Страница", "up to date": "актуален", "outdated_state": "устарел", "missing": "нет перевода",
+        "language_name": "русский",
         "provenance": "Где и когда получен этот вывод: GPU · torch · CUDA · дата и время (UTC) · время выполнения ячейки",
         "fold_output": "Вывод · строк: {n}",
         "figure": "Рисунок, построенный ячейкой {cell}",
@@ -22,6 +30,10 @@ LABELS: dict[str, dict[str, str]] = {
         "problem": "Проблема с выводом:",
     },
     "zh": {
+        "untranslated": "本页尚未翻译成中文，以下是英文原文。",
+        "outdated": "本译文基于英文页面的较早版本。此后有改动的部分：{changes}。",
+        "status_page": "页面", "up to date": "最新", "outdated_state": "过时", "missing": "缺失",
+        "language_name": "中文",
         "provenance": "此输出的采集位置与时间：GPU · torch · CUDA · 日期和时间（UTC）· 该单元的运行时间",
         "fold_output": "输出 · {n} 行",
         "figure": "单元 {cell} 生成的图",
@@ -31,6 +43,10 @@ LABELS: dict[str, dict[str, str]] = {
         "problem": "输出有问题：",
     },
     "ko": {
+        "untranslated": "이 페이지는 아직 한국어로 번역되지 않았습니다. 영어 원문을 보고 계십니다.",
+        "outdated": "이 번역은 영어 페이지의 이전 버전을 바탕으로 합니다. 이후 바뀐 부분: {changes}.",
+        "status_page": "페이지", "up to date": "최신", "outdated_state": "오래됨", "missing": "없음",
+        "language_name": "한국어",
         "provenance": "이 출력이 캡처된 곳과 시각: GPU · torch · CUDA · 날짜와 시각(UTC) · 셀 실행 시간",
         "fold_output": "출력 · {n}줄",
         "figure": "셀 {cell}이(가) 그린 그림",

@@ -14,9 +14,10 @@ from pathlib import Path
 from mkdocs.config import base, config_options as c
 from mkdocs.plugins import BasePlugin
 
-from tcguide import directive, render
+from tcguide import directive, i18n, render
 from tcguide.catalog import Catalog
 from tcguide.errors import GuideError
+from tcguide.labels import label
 
 log = logging.getLogger("mkdocs.plugins.tcguide")
 
@@ -30,6 +31,7 @@ class CellsPlugin(BasePlugin[CellsConfig]):
     def on_config(self, config):
         self.project_root = Path(config.config_file_path).resolve().parent
         self.catalog = Catalog(self.project_root, self.config.snippets_dir)  # fresh on every (re)build
+        self.site = i18n.Site(self.project_root, Path(config.docs_dir).name)
         return config
 
     def on_serve(self, server, config, builder):
@@ -38,12 +40,15 @@ class CellsPlugin(BasePlugin[CellsConfig]):
 
     def on_page_markdown(self, markdown, page, config, files):
         page_path = self._page_path(page)
-        lang = config.theme.get("language") or "en"
+        lang = config.theme.get("language") or i18n.SOURCE  # mkdocs-static-i18n sets it per language built
         found, errors = directive.find(markdown, page_path)
         for error in errors:
             log.warning(str(error))
         rendered: dict[int, str] = {}
         for d in found:
+            if d.kind == "i18n-status":
+                rendered[d.line] = render.status_table(i18n.report(self.site), self.site.languages()[1:], lang)
+                continue
             try:
                 embedded = self.catalog.embed(d.file, d.cell)
             except GuideError as exc:
@@ -56,7 +61,24 @@ class CellsPlugin(BasePlugin[CellsConfig]):
             rendered[d.line] = render.cell(embedded, lang)
         for error in errors:
             rendered[error.line] = render.problem_box(error, lang)
-        return directive.replace(markdown, rendered) if rendered else markdown
+        markdown = directive.replace(markdown, rendered) if rendered else markdown
+        return self._translation_notice(page_path, lang) + markdown
+
+    def _translation_notice(self, page_path: str, lang: str) -> str:
+        """Tell readers of a fallback or an outdated translation what they are reading."""
+        parts = Path(page_path).parts
+        docs = self.site.docs
+        if len(parts) < 3 or parts[0] != docs or lang == i18n.SOURCE:
+            return ""
+        src_lang, page = parts[1], "/".join(parts[2:])
+        if src_lang == i18n.SOURCE:  # the English page, shown in place of a missing translation
+            return render.notice(label(lang, "untranslated"), "info")
+        if src_lang == lang and self.site.path(i18n.SOURCE, page).exists():
+            state = i18n.status(self.site, lang, page)
+            if state.state == "outdated":
+                changes = "; ".join(c.split(": ", 1)[-1] for c in state.changes)
+                return render.notice(label(lang, "outdated").format(changes=changes), "warning")
+        return ""
 
     def _page_path(self, page) -> str:
         path = Path(page.file.abs_src_path)

@@ -102,3 +102,30 @@ def cell(embedded: Embedded, lang: str) -> str:
                     f'{outputs(embedded, lang)}{provenance(embedded, lang)}</div>')
     out.append("".join(body))
     return "\n".join(out) + "\n"
+
+
+def notice(text: str, kind: str = "info") -> str:
+    """A Material admonition (raw HTML, so it works in any page)."""
+    return f'<div class="admonition {kind} tcg-notice"><p>{html.escape(text)}</p></div>\n\n'
+
+
+def status_table(rows, languages: list[str], lang: str) -> str:
+    """The translators' table: one row per English page, one column per language."""
+    states = {"up to date": ("up to date", "tcg-ok"), "outdated": ("outdated_state", "tcg-outdated"),
+              "missing": ("missing", "tcg-missing")}
+    by_page: dict[str, dict] = {}
+    for row in rows:
+        by_page.setdefault(row.page, {})[row.lang] = row
+    head = "".join(f"<th>{html.escape(l)}</th>" for l in languages)
+    body = []
+    for page, cells in by_page.items():
+        tds = []
+        for l in languages:
+            row = cells[l]
+            word, css = states[row.state]
+            detail = "".join(f"<li>{html.escape(c)}</li>" for c in row.changes)
+            tds.append(f'<td class="{css}">{html.escape(label(lang, word))}'
+                       f'{"<ul>" + detail + "</ul>" if detail else ""}</td>')
+        body.append(f"<tr><td><code>{html.escape(page)}</code></td>{''.join(tds)}</tr>")
+    return (f'<table class="tcg-status"><thead><tr><th>{html.escape(label(lang, "status_page"))}</th>{head}</tr>'
+            f'</thead><tbody>{"".join(body)}</tbody></table>\n')

@@ -1,0 +1,244 @@
+"""Translations: which English version each translated page follows, and whether it still matches.
+
+A translated page ``docs/<lang>/<page>.md`` records, in its front matter, the English
+version it translates::
+
+    ---
+    translation:
+      version: 3f2a9c1b7d4e        # hash of docs/en/<page>.md when it was last translated
+      sections:                    # hash of each English section then, by heading
+        Getting started: 1a2b3c4d
+        Compile a function: 9f8e7d6c
+    ---
+
+``python3 -m tcguide i18n-stamp docs/<lang>/<page>.md`` writes that record after a
+translation or an update; ``python3 -m tcguide i18n-status`` compares every page of
+every language with the English source: up to date, outdated (naming the sections
+changed since) or missing. ``structure_problems`` reports a translation whose headings
+or embedded cells differ from English, naming page and line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from tcguide import directive
+from tcguide.errors import GuideError
+
+SOURCE = "en"
+HEADING = re.compile(r"^(?P<hashes>#{1,6})\s+(?P<text>.+?)\s*#*\s*$")
+FRONT_MATTER = re.compile(r"\A---\n(?P<yaml>.*?\n)---\n", re.S)
+STAMP = "make i18n-stamp PAGE={page}"
+
+
+def _hash(text: str, size: int = 12) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:size]
+
+
+@dataclass(frozen=True)
+class Heading:
+    level: int
+    text: str
+    line: int
+
+
+@dataclass
+class Page:
+    path: str  # relative to the project root, for messages
+    front: dict
+    body: str
+    body_line: int  # file line of the body's first line
+    headings: list[Heading] = field(default_factory=list)
+    directives: list[directive.Directive] = field(default_factory=list)
+    sections: dict[str, str] = field(default_factory=dict)  # heading text -> hash
+
+    @property
+    def version(self) -> str:
+        return _hash(_normal(self.body))
+
+
+def _normal(text: str) -> str:
+    return "\n".join(line.rstrip() for line in text.strip("\n").splitlines())
+
+
+def read_page(path: Path, display: str) -> Page:
+    text = path.read_text(encoding="utf-8")
+    front, body, body_line = {}, text, 1
+    match = FRONT_MATTER.match(text)
+    if match:
+        try:
+            front = yaml.safe_load(match["yaml"]) or {}
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            raise GuideError(display, (mark.line + 2) if mark else 1, "malformed front matter",
+                             "fix the YAML between the '---' lines") from None
+        if not isinstance(front, dict):
+            raise GuideError(display, 1, "front matter is not a mapping", "write it as 'key: value' lines")
+        body = text[match.end():]
+        body_line = text[: match.end()].count("\n") + 1
+    page = Page(display, front, body, body_line)
+    found, _ = directive.find(text, display)
+    page.directives = [d for d in found if d.kind == "cell"]
+    fence = None
+    current, lines = "", []
+
+    def close() -> None:
+        if current or any(l.strip() for l in lines):  # text before the first heading counts only if any
+            page.sections[current] = _hash(_normal("\n".join(lines)), 8)
+
+    for number, line in enumerate(body.splitlines(), start=body_line):
+        opened = directive.FENCE.match(line)
+        if fence:
+            if opened and line.strip().startswith(fence):
+                fence = None
+        elif opened:
+            fence = opened["fence"]
+        elif heading := HEADING.match(line):
+            close()
+            current, lines = heading["text"], []
+            page.headings.append(Heading(len(heading["hashes"]), heading["text"], number))
+        lines.append(line)
+    close()
+    return page
+
+
+# ---- the project's languages and pages --------------------------------------------------
+
+@dataclass(frozen=True)
+class Site:
+    root: Path
+    docs: str = "docs"
+
+    def languages(self) -> list[str]:
+        """Locales configured for mkdocs-static-i18n, English first."""
+        config = yaml.load((self.root / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_Loader)
+        for plugin in config.get("plugins", []):
+            if isinstance(plugin, dict) and "i18n" in plugin:
+                locales = [lang["locale"] for lang in plugin["i18n"]["languages"]]
+                return [SOURCE] + [l for l in locales if l != SOURCE]
+        return [SOURCE]
+
+    def pages(self) -> list[str]:
+        """English pages, relative to docs/en."""
+        base = self.root / self.docs / SOURCE
+        return sorted(str(p.relative_to(base)) for p in base.rglob("*.md"))
+
+    def path(self, lang: str, page: str) -> Path:
+        return self.root / self.docs / lang / page
+
+    def display(self, lang: str, page: str) -> str:
+        return f"{self.docs}/{lang}/{page}"
+
+    def read(self, lang: str, page: str) -> Page:
+        return read_page(self.path(lang, page), self.display(lang, page))
+
+
+class _Loader(yaml.SafeLoader):
+    """Reads mkdocs.yml, ignoring the python tags MkDocs configs may hold."""
+
+
+_Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
+_Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
+
+
+# ---- status ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Status:
+    lang: str
+    page: str
+    state: str  # "up to date", "outdated", "missing"
+    changes: tuple[str, ...] = ()  # sections of the English page changed since the translation
+
+
+def status(site: Site, lang: str, page: str, english: Page | None = None) -> Status:
+    if not site.path(lang, page).exists():
+        return Status(lang, page, "missing")
+    english = english or site.read(SOURCE, page)
+    record = site.read(lang, page).front.get("translation") or {}
+    if record.get("version") == english.version:
+        return Status(lang, page, "up to date")
+    if not record:
+        return Status(lang, page, "outdated", ("never stamped: " + STAMP.format(page=site.display(lang, page)),))
+    recorded = record.get("sections") or {}
+    changes = [f"changed: {name or '(text before the first heading)'}" for name, digest in english.sections.items()
+               if name in recorded and recorded[name] != digest]
+    changes += [f"new or renamed: {name}" for name in english.sections if name not in recorded]
+    changes += [f"removed or renamed: {name}" for name in recorded if name not in english.sections]
+    return Status(lang, page, "outdated", tuple(changes) or ("changed outside any section",))
+
+
+def report(site: Site) -> list[Status]:
+    rows = []
+    for page in site.pages():
+        english = site.read(SOURCE, page)
+        rows.extend(status(site, lang, page, english) for lang in site.languages()[1:])
+    return rows
+
+
+def stamp(site: Site, lang: str, page: str) -> None:
+    """Record in a translated page that it follows the current English page."""
+    english = site.read(SOURCE, page)
+    path = site.path(lang, page)
+    text = path.read_text(encoding="utf-8")
+    match = FRONT_MATTER.match(text)
+    front = (yaml.safe_load(match["yaml"]) or {}) if match else {}
+    body = text[match.end():] if match else text
+    front["translation"] = {"version": english.version, "sections": dict(english.sections)}
+    dumped = yaml.safe_dump(front, allow_unicode=True, sort_keys=False, width=1000)
+    path.write_text(f"---\n{dumped}---\n{body}", encoding="utf-8")
+
+
+# ---- structure ------------------------------------------------------------------------
+
+def structure_problems(site: Site, lang: str, page: str) -> list[GuideError]:
+    """A translation must have English's heading levels and embed the same cells, in order."""
+    english, translated = site.read(SOURCE, page), site.read(lang, page)
+    problems = []
+    for i, (ours, theirs) in enumerate(zip(translated.headings, english.headings), start=1):
+        if ours.level != theirs.level:
+            problems.append(GuideError(
+                translated.path, ours.line,
+                f"heading {i} '{ours.text}' is level {ours.level}; English {english.path}:{theirs.line} "
+                f"'{theirs.text}' is level {theirs.level}", "use the same heading levels as the English page"))
+            break
+    if len(translated.headings) != len(english.headings):
+        extra = translated.headings[len(english.headings):]
+        line = extra[0].line if extra else (translated.headings[-1].line if translated.headings else 1)
+        problems.append(GuideError(
+            translated.path, line,
+            f"has {len(translated.headings)} headings, English {english.path} has {len(english.headings)}",
+            "translate every heading, and add none"))
+    ours, theirs = translated.directives, english.directives
+    for i in range(max(len(ours), len(theirs))):
+        mine = ours[i] if i < len(ours) else None
+        source = theirs[i] if i < len(theirs) else None
+        if mine is None or source is None or mine.key != source.key:
+            line = mine.line if mine else (ours[-1].line if ours else 1)
+            found = f"[[cell {mine.key}]]" if mine else "nothing"
+            wanted = f"[[cell {source.key}]] ({english.path}:{source.line})" if source else "nothing"
+            problems.append(GuideError(translated.path, line, f"cell {i + 1} embeds {found}; English has {wanted}",
+                                       "embed the same cells as the English page, in the same order"))
+            break
+    return problems
+
+
+def all_structure_problems(site: Site) -> list[GuideError]:
+    problems = []
+    for page in site.pages():
+        for lang in site.languages()[1:]:
+            if site.path(lang, page).exists():
+                problems.extend(structure_problems(site, lang, page))
+    for lang in site.languages()[1:]:
+        base = site.root / site.docs / lang
+        for orphan in sorted(base.rglob("*.md")) if base.exists() else []:
+            rel = str(orphan.relative_to(base))
+            if not site.path(SOURCE, rel).exists():
+                problems.append(GuideError(site.display(lang, rel), None, "has no English source page",
+                                           f"rename it to match a page in {site.docs}/{SOURCE}/, or delete it"))
+    return problems

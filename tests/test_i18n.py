@@ -1,0 +1,139 @@
+"""Translations: status records, drift detection and structure checks, on a small synthetic site."""
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tcguide import i18n
+
+MKDOCS = """\
+site_name: t
+plugins:
+  - i18n:
+      docs_structure: folder
+      languages:
+        - locale: en
+          default: true
+          name: English
+        - locale: ru
+          name: Русский
+        - locale: zh
+          name: 中文
+"""
+ENGLISH = """\
+# Getting started
+
+Intro.
+
+[[cell a.py#one]]
+
+## Compile a function
+
+Text.
+
+[[cell a.py#two]]
+
+## Modules
+
+More.
+"""
+RUSSIAN = """\
+# Первые шаги
+
+Введение.
+
+[[cell a.py#one]]
+
+## Компиляция функции
+
+Текст.
+
+[[cell a.py#two]]
+
+## Модули
+
+Ещё.
+"""
+
+
+@pytest.fixture
+def site(tmp_path) -> i18n.Site:
+    (tmp_path / "mkdocs.yml").write_text(MKDOCS)
+    for lang, text in (("en", ENGLISH), ("ru", RUSSIAN)):
+        (tmp_path / "docs" / lang).mkdir(parents=True)
+        (tmp_path / "docs" / lang / "start.md").write_text(text)
+    return i18n.Site(tmp_path)
+
+
+def write(site, lang, text):
+    site.path(lang, "start.md").write_text(textwrap.dedent(text))
+
+
+def test_languages_come_from_mkdocs_yml(site):
+    assert site.languages() == ["en", "ru", "zh"]
+
+
+def test_missing_unstamped_stamped_and_outdated(site):
+    assert i18n.status(site, "zh", "start.md").state == "missing"
+    unstamped = i18n.status(site, "ru", "start.md")
+    assert unstamped.state == "outdated" and "never stamped" in unstamped.changes[0]
+    i18n.stamp(site, "ru", "start.md")
+    assert i18n.status(site, "ru", "start.md").state == "up to date"
+    assert site.path("ru", "start.md").read_text().endswith(RUSSIAN)  # the translation itself is untouched
+    write(site, "en", ENGLISH.replace("## Modules", "## Modules and methods"))
+    outdated = i18n.status(site, "ru", "start.md")
+    assert outdated.state == "outdated"
+    assert outdated.changes == ("new or renamed: Modules and methods", "removed or renamed: Modules")
+    write(site, "en", ENGLISH.replace("Text.", "Better text."))
+    assert i18n.status(site, "ru", "start.md").changes == ("changed: Compile a function",)
+    i18n.stamp(site, "ru", "start.md")
+    assert i18n.status(site, "ru", "start.md").state == "up to date"
+
+
+def test_report_lists_every_page_and_language(site):
+    rows = i18n.report(site)
+    assert [(r.lang, r.page, r.state) for r in rows] == [("ru", "start.md", "outdated"), ("zh", "start.md", "missing")]
+
+
+def test_same_structure_has_no_problems(site):
+    assert i18n.structure_problems(site, "ru", "start.md") == []
+
+
+def test_different_cells_are_reported_with_page_and_line(site):
+    write(site, "ru", RUSSIAN.replace("[[cell a.py#two]]", "[[cell a.py#three]]"))
+    (problem,) = i18n.structure_problems(site, "ru", "start.md")
+    assert str(problem).startswith("docs/ru/start.md:11: cell 2 embeds [[cell a.py#three]]; "
+                                   "English has [[cell a.py#two]] (docs/en/start.md:11)")
+    write(site, "ru", RUSSIAN.replace("[[cell a.py#two]]\n", ""))
+    (problem,) = i18n.structure_problems(site, "ru", "start.md")
+    assert "cell 2 embeds nothing; English has [[cell a.py#two]]" in str(problem)
+
+
+def test_different_headings_are_reported_with_page_and_line(site):
+    write(site, "ru", RUSSIAN.replace("## Модули", "### Модули"))
+    (problem,) = i18n.structure_problems(site, "ru", "start.md")
+    assert str(problem).startswith("docs/ru/start.md:13: heading 3 'Модули' is level 3; "
+                                   "English docs/en/start.md:13 'Modules' is level 2")
+    write(site, "ru", RUSSIAN + "\n## Лишний раздел\n")
+    (problem,) = i18n.structure_problems(site, "ru", "start.md")
+    assert str(problem).startswith("docs/ru/start.md:17: has 4 headings, English docs/en/start.md has 3")
+
+
+def test_headings_inside_code_fences_do_not_count(site):
+    write(site, "ru", RUSSIAN + "\n```python\n# not a heading\n```\n")
+    assert i18n.structure_problems(site, "ru", "start.md") == []
+
+
+def test_translation_without_english_page_is_a_problem(site):
+    (site.root / "docs" / "ru" / "extra.md").write_text("# Лишняя\n")
+    problems = i18n.all_structure_problems(site)
+    assert [str(p) for p in problems] == [
+        "docs/ru/extra.md: has no English source page — rename it to match a page in docs/en/, or delete it"]
+
+
+def test_malformed_front_matter_names_the_line(site):
+    write(site, "ru", "---\ntranslation: [unclosed\n---\n" + RUSSIAN)
+    with pytest.raises(Exception) as caught:
+        i18n.status(site, "ru", "start.md")
+    assert "docs/ru/start.md" in str(caught.value) and "malformed front matter" in str(caught.value)
