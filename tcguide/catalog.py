@@ -94,6 +94,13 @@ class Catalog:
         found, problem = self.capture(name)
         return Embedded(snippet_file, cell, found, problem)
 
+    def captures_under(self, folder: str) -> list[store.Capture]:
+        """The readable captured outputs of the snippet files in a folder of snippets/."""
+        names = [n for n in self.files() if n.startswith(folder.rstrip("/") + "/")]
+        if not names:
+            raise GuideError(f"{self.folder}/{folder}", None, "no snippet files there", "check the folder name")
+        return [c for c in (self.capture(n)[0] for n in names) if c is not None]
+
     def problems(self) -> list[GuideError]:
         """Everything wrong with the snippets and outputs: unreadable, missing, stale, orphaned."""
         found: list[GuideError] = []

@@ -20,5 +20,5 @@ def check(root: Path, docs: str = "docs", snippets_dir: str = "snippets") -> lis
             try:
                 catalog.embed(d.file, d.cell)
             except GuideError as exc:
-                problems.append(GuideError(rel, d.line, f"[[cell {d.key}]]: {exc}"))
+                problems.append(GuideError(rel, d.line, f"{d.text}: {exc}"))
     return problems

@@ -29,6 +29,50 @@ def _check(args) -> int:
     return 1 if problems else 0
 
 
+def _i18n_status(args) -> int:
+    from tcguide import i18n
+
+    site = i18n.Site(Path.cwd())
+    rows = i18n.report(site)
+    problems = i18n.all_structure_problems(site)
+    width = max((len(r.page) for r in rows), default=10)
+    for lang in site.languages()[1:]:
+        mine = [r for r in rows if r.lang == lang]
+        counts = {state: sum(r.state == state for r in mine) for state in ("up to date", "outdated", "missing")}
+        print(f"{lang}: " + ", ".join(f"{n} {state}" for state, n in counts.items()))
+        for row in mine:
+            print(f"  {row.page:<{width}}  {row.state}")
+            for change in row.changes:
+                print(f"  {'':<{width}}    {change}")
+    for problem in problems:
+        print(problem)
+    behind = [r for r in rows if r.state != "up to date"]
+    if args.check and (behind or problems):
+        return 1
+    return 1 if problems else 0
+
+
+def _i18n_stamp(args) -> int:
+    from tcguide import i18n
+
+    site = i18n.Site(Path.cwd())
+    for raw in args.pages:
+        parts = Path(raw).parts
+        if len(parts) < 3 or parts[0] != site.docs or parts[1] == i18n.SOURCE:
+            raise GuideError(raw, None, "is not a translated page", f"name a page as {site.docs}/<lang>/<page>.md")
+        lang, page = parts[1], "/".join(parts[2:])
+        if not site.path(i18n.SOURCE, page).exists():
+            raise GuideError(raw, None, "has no English source page", f"expected {site.display(i18n.SOURCE, page)}")
+        problems = i18n.structure_problems(site, lang, page)
+        if problems:
+            for problem in problems:
+                print(problem, file=sys.stderr)
+            return 1
+        i18n.stamp(site, lang, page)
+        print(f"{raw}: now follows {site.display(i18n.SOURCE, page)} as it is")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python3 -m tcguide", description="Tooling of the torch.compile guide.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -43,6 +87,12 @@ def main(argv: list[str] | None = None) -> int:
     chk.add_argument("--docs", default="docs")
     chk.add_argument("--snippets", default="snippets")
     chk.set_defaults(func=_check)
+    status = sub.add_parser("i18n-status", help="per language and page: up to date, outdated (which sections) or missing")
+    status.add_argument("--check", action="store_true", help="exit 1 if anything is outdated or missing")
+    status.set_defaults(func=_i18n_status)
+    stamp = sub.add_parser("i18n-stamp", help="record that translated pages follow their English page as it is now")
+    stamp.add_argument("pages", nargs="+", help="docs/<lang>/<page>.md")
+    stamp.set_defaults(func=_i18n_stamp)
     args = parser.parse_args(argv)
     try:
         return args.func(args)

@@ -2,6 +2,7 @@
 
     [[cell getting_started/first_steps.py#compile-a-function]]   embeds a cell and its output
     [[i18n-status]]                                              the translators' status table
+    [[capture-times speedups]]                                   how long each file of a folder took
 
 A directive stands alone on its line, at the left margin, outside fenced code blocks.
 """
@@ -18,6 +19,7 @@ DIRECTIVE = re.compile(
         \#(?P<cell>[a-z0-9][a-z0-9-]*)\]\]\s*$            # '#' and the cell name"""
 )
 STATUS = re.compile(r"^\[\[i18n-status\]\]\s*$")
+TIMES = re.compile(r"^\[\[capture-times (?P<folder>[A-Za-z0-9_][\w./-]*)\]\]\s*$")
 LOOKS_LIKE = re.compile(r"^\s*\[\[\s*\w")  # anything that starts like a directive
 FENCE = re.compile(r"^\s*(?P<fence>`{3,}|~{3,})")
 SYNTAX = "write it as [[cell FILE.py#cell-name]] (or [[i18n-status]]) at the start of a line"
@@ -28,11 +30,17 @@ class Directive:
     line: int  # 1-based
     file: str = ""
     cell: str = ""
-    kind: str = "cell"  # or "i18n-status"
+    kind: str = "cell"  # or "i18n-status", "capture-times" (file holds the folder)
 
     @property
     def key(self) -> str:
         return f"{self.file}#{self.cell}"
+
+    @property
+    def text(self) -> str:
+        """The directive as written in the page."""
+        return {"cell": f"[[cell {self.key}]]", "i18n-status": "[[i18n-status]]",
+                "capture-times": f"[[capture-times {self.file}]]"}[self.kind]
 
 
 def find(markdown: str, page: str) -> tuple[list[Directive], list[GuideError]]:
@@ -55,6 +63,8 @@ def find(markdown: str, page: str) -> tuple[list[Directive], list[GuideError]]:
             found.append(Directive(number, match["file"], match["cell"]))
         elif STATUS.match(line):
             found.append(Directive(number, kind="i18n-status"))
+        elif times := TIMES.match(line):
+            found.append(Directive(number, times["folder"], kind="capture-times"))
         elif LOOKS_LIKE.match(line):
             errors.append(GuideError(page, number, f"malformed cell directive {line.strip()!r}", SYNTAX))
     return found, errors

@@ -44,25 +44,26 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         found, errors = directive.find(markdown, page_path)
         for error in errors:
             log.warning(str(error))
-        rendered: dict[int, str] = {}
-        for d in found:
-            if d.kind == "i18n-status":
-                rendered[d.line] = render.status_table(i18n.report(self.site), self.site.languages()[1:], lang)
-                continue
-            try:
-                embedded = self.catalog.embed(d.file, d.cell)
-            except GuideError as exc:
-                problem = GuideError(page_path, d.line, f"[[cell {d.key}]]: {exc}")
-                log.warning(str(problem))
-                rendered[d.line] = render.problem_box(problem, lang)
-                continue
-            if embedded.problem:
-                log.warning(f"{page_path}:{d.line}: [[cell {d.key}]]: {embedded.problem}")
-            rendered[d.line] = render.cell(embedded, lang)
+        rendered = {d.line: self._render(d, page_path, lang) for d in found}
         for error in errors:
             rendered[error.line] = render.problem_box(error, lang)
         markdown = directive.replace(markdown, rendered) if rendered else markdown
         return self._translation_notice(page_path, lang) + markdown
+
+    def _render(self, d: directive.Directive, page_path: str, lang: str) -> str:
+        try:
+            if d.kind == "i18n-status":
+                return render.status_table(i18n.report(self.site), self.site.languages()[1:], lang)
+            if d.kind == "capture-times":
+                return render.capture_times(self.catalog.captures_under(d.file), lang)
+            embedded = self.catalog.embed(d.file, d.cell)
+        except GuideError as exc:
+            problem = GuideError(page_path, d.line, f"{d.text}: {exc}")
+            log.warning(str(problem))
+            return render.problem_box(problem, lang)
+        if embedded.problem:
+            log.warning(f"{page_path}:{d.line}: {d.text}: {embedded.problem}")
+        return render.cell(embedded, lang)
 
     def _translation_notice(self, page_path: str, lang: str) -> str:
         """Tell readers of a fallback or an outdated translation what they are reading."""

@@ -14,7 +14,8 @@ from tcguide.errors import GuideError
 from tcguide.labels import label
 from tcguide.provenance import describe
 
-FOLD_LINES = 25
+FOLD_LINES = 25  # longer outputs fold
+TAIL_LINES = 12  # but their last lines stay in view
 
 
 def _pre(text: str, css: str) -> str:
@@ -22,11 +23,15 @@ def _pre(text: str, css: str) -> str:
     return f'<pre class="{css}"><code>{html.escape(text).replace(chr(10), "&#10;")}</code></pre>'
 
 
-def _foldable(text: str, css: str, summary: str) -> str:
-    count = text.count("\n") + (not text.endswith("\n"))
-    if count <= FOLD_LINES:
+def _foldable(text: str, css: str, lang: str) -> str:
+    """Long text: its last lines stay visible, the earlier ones fold away (logs end with what matters)."""
+    lines = text.splitlines(keepends=True)
+    if len(lines) <= FOLD_LINES:
         return _pre(text, css)
-    return (f'<details class="tcg-fold"><summary>{html.escape(summary)}</summary>{_pre(text, css)}</details>')
+    head, tail = "".join(lines[:-TAIL_LINES]), "".join(lines[-TAIL_LINES:])
+    summary = label(lang, "fold_earlier").format(n=len(lines) - TAIL_LINES, total=len(lines))
+    return (f'<details class="tcg-fold"><summary>{html.escape(summary)}</summary>{_pre(head, css + " tcg-head")}'
+            f'</details>{_pre(tail, css + " tcg-tail")}')
 
 
 def _duration(seconds: float) -> str:
@@ -53,8 +58,7 @@ def outputs(embedded: Embedded, lang: str) -> str:
     for output in record.outputs if record else ():
         kind = output["output_type"]
         if kind == "stream":
-            lines = output["text"].count("\n")
-            parts.append(_foldable(output["text"], "tcg-stream", label(lang, "fold_output").format(n=lines)))
+            parts.append(_foldable(output["text"], "tcg-stream", lang))
         elif kind == "warning":
             where = f'{output["filename"]}:{output["lineno"]}'
             parts.append(f'<div class="tcg-warning"><span class="tcg-label">{html.escape(output["category"])}</span> '
@@ -68,9 +72,8 @@ def outputs(embedded: Embedded, lang: str) -> str:
             expected = output.get("expected")
             title = label(lang, "raises_expected" if expected else "raises_unexpected").format(ename=output["ename"])
             css = "tcg-error tcg-expected" if expected else "tcg-error tcg-unexpected"
-            last = (output["traceback"].rstrip("\n").splitlines() or [""])[-1]
             parts.append(f'<div class="{css}"><div class="tcg-label">{html.escape(title)}</div>'
-                         f'{_foldable(output["traceback"], "tcg-traceback", last[:300])}</div>')
+                         f'{_foldable(output["traceback"], "tcg-traceback", lang)}</div>')
     if not parts:
         parts.append(f'<div class="tcg-empty">{html.escape(label(lang, "no_output"))}</div>')
     return "".join(parts)
@@ -129,3 +132,15 @@ def status_table(rows, languages: list[str], lang: str) -> str:
         body.append(f"<tr><td><code>{html.escape(page)}</code></td>{''.join(tds)}</tr>")
     return (f'<table class="tcg-status"><thead><tr><th>{html.escape(label(lang, "status_page"))}</th>{head}</tr>'
             f'</thead><tbody>{"".join(body)}</tbody></table>\n')
+
+
+def capture_times(captures, lang: str) -> str:
+    """Per snippet file: its cells' total wall time, where and when it was captured."""
+    rows = []
+    for capture in captures:
+        total = sum(c.wall_time_s for c in capture.cells)
+        rows.append(f"<tr><td><code>{html.escape(capture.snippet)}</code></td><td>{len(capture.cells)}</td>"
+                    f"<td>{html.escape(_duration(total))}</td><td>{html.escape(describe(capture.environment))}</td>"
+                    f"<td>{html.escape(capture.captured_at[:10])}</td></tr>")
+    head = "".join(f"<th>{html.escape(label(lang, k))}</th>" for k in ("t_file", "t_cells", "t_time", "t_where", "t_date"))
+    return f'<table class="tcg-times"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>\n'

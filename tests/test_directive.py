@@ -40,3 +40,10 @@ def test_typos_are_errors_naming_page_and_line(line):
 
 def test_replace_swaps_only_the_directive_lines():
     assert replace("a\n[[cell x.py#y]]\nb\n", {2: "X"}) == "a\nX\nb\n"
+
+
+def test_other_directives():
+    found, errors = find("[[i18n-status]]\n[[capture-times speedups]]\n[[capture-times]]\n", "p.md")
+    assert [(d.kind, d.file, d.text) for d in found] == [
+        ("i18n-status", "", "[[i18n-status]]"), ("capture-times", "speedups", "[[capture-times speedups]]")]
+    assert [e.line for e in errors] == [3]

@@ -38,7 +38,9 @@ def test_long_output_folds_short_does_not():
     short = render.cell(embedded("show", [stream("x\n" * 25)]), "en")
     long = render.cell(embedded("show", [stream("x\n" * 26)]), "en")
     assert "<details" not in short
-    assert '<details class="tcg-fold"><summary>Output · 26 lines</summary>' in long
+    assert '<details class="tcg-fold"><summary>Show 14 earlier lines of 26</summary>' in long
+    assert long.count("x&#10;") == 26  # nothing lost: 14 folded lines, then the last 12 in view
+    assert long.index("</details>") < long.rindex('class="tcg-stream tcg-tail"')
 
 
 def test_expected_exception_is_labelled_and_escaped():

@@ -1,6 +1,6 @@
 # /// capture
 # gpus = 1
-# timeout = 900
+# timeout = 420
 # exclusive = true
 # ///
 
@@ -18,7 +18,7 @@ images = torch.randn(128, 3, 224, 224, device="cuda")
 steps = inference_steps(model, images)
 
 # %% measure
-rows = compare("densenet121", steps("bfloat16"), "bfloat16")
+rows = compare("densenet121", steps("bfloat16"), "bfloat16", modes=("default", "reduce-overhead"))
 print(table(rows))
 
 # %% chart

@@ -1,6 +1,6 @@
 # /// capture
 # gpus = 1
-# timeout = 600
+# timeout = 420
 # exclusive = true
 # ///
 
@@ -16,7 +16,7 @@ images = torch.randn(256, 3, 224, 224, device="cuda")
 steps = inference_steps(model, images)
 
 # %% measure
-rows = compare("resnet18", steps("float32"), "float32")
+rows = compare("resnet18", steps("float32"), "float32", modes=("default", "reduce-overhead"))
 print(table(rows))
 
 # %% chart
