@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 SNIPPETS ?= snippets
 CAPTURE_FLAGS ?=
 
-.PHONY: help docs serve test check capture bench clean
+.PHONY: help docs serve test check capture bench i18n-status i18n-stamp clean
 
 help:
 	@echo "make docs     build the site into site/ (strict) from committed outputs"
@@ -15,6 +15,8 @@ help:
 	@echo "make check    check that every committed output is fresh"
 	@echo "make capture  run snippets on this (GPU) machine and store their outputs"
 	@echo "              SNIPPETS=path/to/file.py to capture some; CAPTURE_FLAGS=--force to redo"
+	@echo "make i18n-status  per language and page: up to date, outdated (which sections) or missing"
+	@echo "make i18n-stamp PAGE=docs/ru/page.md  record that a translation follows the English page now"
 	@echo "make bench    time the docs build (capture: python3 benchmarks/build_and_capture.py --capture)"
 
 $(BIN)/python:
@@ -48,6 +50,12 @@ capture:
 
 bench: $(VENV)/.site
 	$(BIN)/python benchmarks/build_and_capture.py --docs
+
+i18n-status: $(VENV)/.site
+	$(BIN)/python -m tcguide i18n-status
+
+i18n-stamp: $(VENV)/.site
+	$(BIN)/python -m tcguide i18n-stamp $(PAGE)
 
 clean:
 	rm -rf site $(VENV)

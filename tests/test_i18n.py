@@ -137,3 +137,12 @@ def test_malformed_front_matter_names_the_line(site):
     with pytest.raises(Exception) as caught:
         i18n.status(site, "ru", "start.md")
     assert "docs/ru/start.md" in str(caught.value) and "malformed front matter" in str(caught.value)
+
+
+def test_every_configured_language_has_every_label():
+    from tcguide.labels import LABELS
+
+    root = Path(__file__).resolve().parent.parent
+    for lang in i18n.Site(root).languages():
+        assert lang in LABELS, f"tcguide/labels.py has no labels for '{lang}', configured in mkdocs.yml"
+        assert set(LABELS[lang]) == set(LABELS["en"]), f"labels of '{lang}' differ from English"
