@@ -1,0 +1,45 @@
+# /// capture
+# gpus = 1
+# timeout = 180
+# exclusive = false
+# ///
+
+# %% environment
+import platform
+
+import torch
+
+device = "cuda" if torch.cuda.is_available() else "cpu"
+
+try:
+    import triton
+    triton_version = triton.__version__
+except ImportError:
+    triton_version = "not installed"
+
+rows = [
+    ("Python", platform.python_version()),
+    ("torch", torch.__version__),
+    ("CUDA (torch built with)", torch.version.cuda or "none"),
+    ("device", device),
+]
+if device == "cuda":
+    major, minor = torch.cuda.get_device_capability()
+    rows += [
+        ("GPU", torch.cuda.get_device_name()),
+        ("compute capability", f"{major}.{minor}"),
+    ]
+rows.append(("triton", triton_version))
+
+
+# A tiny smoke test: compile, run, compare with eager
+def smoke(x):
+    return torch.sin(x) ** 2 + torch.cos(x) ** 2
+
+
+x = torch.randn(1024, device=device)
+compiled_ok = torch.allclose(torch.compile(smoke)(x), smoke(x))
+rows.append(("torch.compile works", compiled_ok))
+
+for name, value in rows:
+    print(f"{name:<25}{value}")

@@ -1,0 +1,74 @@
+# /// capture
+# gpus = 1
+# timeout = 240
+# exclusive = false
+# ///
+
+# %% setup
+import torch
+from torch import nn
+
+device = "cuda" if torch.cuda.is_available() else "cpu"
+
+
+class Block(nn.Module):
+    def __init__(self, dim=512):
+        super().__init__()
+        self.norm = nn.LayerNorm(dim)
+        self.fc1 = nn.Linear(dim, 4 * dim)
+        self.fc2 = nn.Linear(4 * dim, dim)
+
+    def forward(self, x):
+        return x + self.fc2(torch.nn.functional.gelu(self.fc1(self.norm(x))))
+
+
+model = Block().to(device).eval()
+x = torch.randn(64, 512, device=device)
+
+# %% compare-with-eager
+with torch.no_grad():
+    eager = model(x)
+    compiled = torch.compile(model)(x)
+
+print("bitwise equal:", torch.equal(eager, compiled))
+print(f"largest difference: {(eager - compiled).abs().max().item():.1e}")
+torch.testing.assert_close(compiled, eager)  # float32 default: rtol 1.3e-6, atol 1e-5
+print("assert_close passed")
+
+# %% float64-reference
+# Which one is "right"? Neither exactly: compare both with a float64 run.
+reference = Block().to(device, torch.float64).eval()
+reference.load_state_dict(model.state_dict())
+with torch.no_grad():
+    truth = reference(x.double())
+print(f"eager    vs float64: {(eager.double() - truth).abs().max().item():.1e}")
+print(f"compiled vs float64: {(compiled.double() - truth).abs().max().item():.1e}")
+
+# %% bfloat16
+model_bf16 = Block().to(device, torch.bfloat16).eval()
+model_bf16.load_state_dict(model.state_dict())
+with torch.no_grad():
+    eager_bf16 = model_bf16(x.bfloat16())
+    compiled_bf16 = torch.compile(model_bf16)(x.bfloat16())
+print(f"bfloat16 eager vs compiled: {(eager_bf16 - compiled_bf16).abs().max().item():.1e}")
+print(f"bfloat16 eager    vs float64: {(eager_bf16.double() - truth).abs().max().item():.1e}")
+print(f"bfloat16 compiled vs float64: {(compiled_bf16.double() - truth).abs().max().item():.1e}")
+
+# %% dropout-random
+def noisy(t):
+    return torch.nn.functional.dropout(t, p=0.5, training=True)
+
+
+torch.manual_seed(0)
+eager_mask = noisy(x) != 0
+torch.manual_seed(0)
+compiled_mask = torch.compile(noisy)(x) != 0
+print("same dropout mask:", torch.equal(eager_mask, compiled_mask))
+
+# %% dropout-fallback-random
+torch._inductor.config.fallback_random = True  # use eager's random number generator
+torch._dynamo.reset()
+torch.manual_seed(0)
+compiled_mask = torch.compile(noisy)(x) != 0
+print("same dropout mask:", torch.equal(eager_mask, compiled_mask))
+torch._inductor.config.fallback_random = False

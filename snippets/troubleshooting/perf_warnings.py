@@ -1,0 +1,66 @@
+# /// capture
+# gpus = 1
+# timeout = 300
+# exclusive = false
+# ///
+
+# %% setup
+import torch
+from torch import nn
+from torch._dynamo.utils import counters
+
+device = "cuda" if torch.cuda.is_available() else "cpu"
+
+# %% tf32-hint
+mlp = nn.Sequential(nn.Linear(1024, 1024), nn.ReLU(), nn.Linear(1024, 1024)).to(device)
+x = torch.randn(256, 1024, device=device)
+with torch.no_grad():
+    out_fp32 = torch.compile(mlp)(x)
+print(out_fp32.shape)
+
+# %% tf32-enabled
+torch.set_float32_matmul_precision("high")  # allow TF32 for float32 matmuls
+torch._dynamo.reset()
+with torch.no_grad():
+    out_tf32 = torch.compile(mlp)(x)
+torch.set_float32_matmul_precision("highest")  # back to the default
+
+print(f"largest difference to full float32: {(out_tf32 - out_fp32).abs().max().item():.1e}")
+print(f"largest output magnitude:           {out_fp32.abs().max().item():.1e}")
+
+# %% cudagraphs-mutated-input
+def add_one_then_sin(t):
+    t.add_(1.0)  # mutates its input in place
+    return t.sin()
+
+
+counters.clear()
+f = torch.compile(add_one_then_sin, mode="reduce-overhead")
+for _ in range(3):
+    f(torch.randn(1024, device=device))
+print("cudagraph skips:", counters["inductor"]["cudagraph_skips"])
+
+# %% cudagraphs-overwritten raises="RuntimeError"
+def double(t):
+    return t * 2
+
+
+double_graph = torch.compile(double, mode="reduce-overhead")
+first = double_graph(x)
+second = double_graph(x + 1)  # a new run reuses the same output memory
+print(first.sum())  # reading the first result
+
+# %% cudagraphs-silent
+for _ in range(3):  # now the recorded graph is simply replayed
+    double_graph(x)
+
+first = double_graph(x)
+second = double_graph(x + 1)
+print("first still holds x * 2:", torch.equal(first, x * 2))
+print("first now holds (x + 1) * 2:", torch.equal(first, (x + 1) * 2))
+
+# %% cudagraphs-clone
+first = double_graph(x).clone()  # copy out before the next replay
+second = double_graph(x + 1)
+print("first holds x * 2:", torch.equal(first, x * 2))
+print("second holds (x + 1) * 2:", torch.equal(second, (x + 1) * 2))

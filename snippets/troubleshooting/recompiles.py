@@ -1,0 +1,48 @@
+# /// capture
+# gpus = 1
+# timeout = 300
+# exclusive = false
+# ///
+
+# %% setup
+import torch
+from torch._dynamo.utils import counters
+
+device = "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def scaled_softmax(x):
+    return torch.softmax(x * 0.5, dim=-1)
+
+
+print("recompile limit:", torch._dynamo.config.recompile_limit)
+
+# %% recompile-log
+compiled = torch.compile(scaled_softmax, dynamic=False)  # every new shape: a new graph
+
+torch._logging.set_logs(recompiles=True)  # same as TORCH_LOGS="recompiles"
+for n in (8, 16, 32):
+    compiled(torch.randn(4, n, device=device))
+torch._logging.set_logs()
+
+# %% recompile-limit
+torch._dynamo.reset()
+torch._dynamo.config.recompile_limit = 4  # default 8; lowered to keep the log short
+compiled = torch.compile(scaled_softmax, dynamic=False)
+
+counters.clear()
+for n in range(1, 8):
+    compiled(torch.randn(4, n, device=device))
+print("graphs compiled:", counters["stats"]["unique_graphs"])
+
+# %% dynamic-fix
+torch._dynamo.reset()
+torch._dynamo.config.recompile_limit = 8
+compiled = torch.compile(scaled_softmax)  # default: a size that changes becomes dynamic
+
+counters.clear()
+torch._logging.set_logs(recompiles=True)
+for n in range(1, 8):
+    compiled(torch.randn(4, n, device=device))
+torch._logging.set_logs()
+print("graphs compiled:", counters["stats"]["unique_graphs"])
