@@ -16,6 +16,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{9,16}\b")
+# Stack dumps printed while a cell runs (Dynamo's "user code traceback", for one) start at the
+# capture runner's own frames; readers running the file themselves never see those.
+TOOLING_FRAME = re.compile(
+    r'^(?P<indent>[ \t]*)File "(?:<frozen runpy>|[^"]*tcguide/runner\.py)", line \d+, in .*\n'
+    r"(?:(?P=indent)[ \t]+.*\n)*",
+    re.M,
+)
 
 
 @dataclass(frozen=True)
@@ -49,7 +56,7 @@ class Normalizer:
         for prefix, neutral in self.replacements:
             if prefix in text:
                 text = text.replace(prefix, neutral)
-        return ADDRESS.sub("0x…", text)
+        return TOOLING_FRAME.sub("", ADDRESS.sub("0x…", text))
 
 
 def _site_dirs() -> list[str]:

@@ -44,3 +44,19 @@ def project(tmp_path, monkeypatch) -> Project:
     monkeypatch.setenv("TMPDIR", str(scratch))
     monkeypatch.setattr(tempfile, "tempdir", None)
     return Project(tmp_path / "project")
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session")
+def guide_site(tmp_path_factory) -> Path:
+    """The guide itself, built once per test session with --strict; returns the site folder."""
+    import subprocess
+    import sys
+
+    out = tmp_path_factory.mktemp("guide") / "site"
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
+                            capture_output=True, text=True, cwd=ROOT, timeout=900)
+    assert result.returncode == 0, result.stderr
+    return out

@@ -102,10 +102,50 @@ def test_missing_corrupt_and_undeclared_outputs_fail_strict(site):
     assert "snippets/a.py: has no captured output — recapture it with: make capture SNIPPETS=snippets/a.py" in result.stderr
 
 
-def test_the_guide_builds_strict(tmp_path):
-    out = tmp_path / "site"
-    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
-                            capture_output=True, text=True, cwd=ROOT, timeout=600)
-    assert result.returncode == 0, result.stderr
-    html = (out / "getting-started" / "index.html").read_text()
+def test_the_guide_builds_strict_with_h100_provenance(guide_site):
+    html = (guide_site / "getting-started" / "index.html").read_text()
     assert "NVIDIA H100 80GB HBM3 · torch 2.11.0 · CUDA 13.0 · " in html
+
+
+I18N_CONFIG = """\
+site_name: t
+theme:
+  name: material
+markdown_extensions:
+  - admonition
+  - pymdownx.highlight
+  - pymdownx.superfences
+plugins:
+  - i18n:
+      docs_structure: folder
+      languages:
+        - locale: en
+          default: true
+          name: English
+        - locale: ru
+          name: Русский
+  - tcguide
+"""
+
+
+def test_untranslated_and_outdated_pages_tell_the_reader(tmp_path):
+    from tcguide import i18n
+
+    (tmp_path / "mkdocs.yml").write_text(I18N_CONFIG)
+    (tmp_path / "snippets").mkdir()
+    for lang in ("en", "ru"):
+        (tmp_path / "docs" / lang).mkdir(parents=True)
+    (tmp_path / "docs" / "en" / "index.md").write_text("# Home\n\nText.\n\n## Part\n\nMore.\n")
+    (tmp_path / "docs" / "en" / "other.md").write_text("# Other\n\nOnly in English.\n")
+    (tmp_path / "docs" / "ru" / "index.md").write_text("# Главная\n\nТекст.\n\n## Часть\n\nЕщё.\n")
+    site = i18n.Site(tmp_path)
+    i18n.stamp(site, "ru", "index.md")
+    result = mkdocs(tmp_path, "--strict")
+    assert result.returncode == 0, result.stderr
+    fallback = (tmp_path / "out" / "ru" / "other" / "index.html").read_text()
+    assert "Эта страница ещё не переведена на русский язык" in fallback
+    assert "не переведена" not in (tmp_path / "out" / "ru" / "index.html").read_text()
+    (tmp_path / "docs" / "en" / "index.md").write_text("# Home\n\nText.\n\n## Part\n\nMore, changed.\n")
+    assert mkdocs(tmp_path, "--strict").returncode == 0
+    outdated = (tmp_path / "out" / "ru" / "index.html").read_text()
+    assert "Этот перевод сделан с более ранней версии английской страницы. С тех пор изменилось: Part." in outdated

@@ -266,3 +266,20 @@ def test_shard_splits_files_between_runners():
     files = [Path(f"{i}.py") for i in range(5)]
     assert shard(files, "1/2") + shard(files, "2/2") == [files[0], files[2], files[4], files[1], files[3]]
     assert shard(files, None) == files
+
+
+def test_stack_dumps_leave_out_the_runners_frames(project):
+    project.snippet("stack.py", """
+        # %% dump
+        import traceback
+
+        def inner():
+            traceback.print_stack()
+
+        inner()
+        """)
+    assert project.capture("stack.py") == 0
+    text = outputs_of(project, "stack.py")["dump"].outputs[0]["text"]
+    assert "runpy" not in text and "tcguide" not in text
+    assert text.startswith('  File "snippets/stack.py", line 7, in <module>\n    inner()\n')
+    assert 'File "snippets/stack.py", line 5, in inner' in text

@@ -1,0 +1,77 @@
+"""The built guide in a real browser (headless Chromium): outputs, language switcher, search."""
+
+import functools
+import http.server
+import os
+import shutil
+import threading
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def chromium_path() -> str:
+    for name in (os.environ.get("CHROMIUM"), "chromium", "chromium-browser", "google-chrome"):
+        if name and shutil.which(name):
+            return shutil.which(name)
+    pytest.fail("no Chromium found: `make test` installs it; or set CHROMIUM to a Chromium binary")
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def base_url(guide_site):
+    handler = functools.partial(QuietHandler, directory=str(guide_site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    page = browser.new_page()
+    yield page
+    page.close()
+
+
+def test_cells_show_code_output_and_provenance(page, base_url):
+    page.goto(f"{base_url}/getting-started/")
+    output = page.locator(".tcg-output").first
+    assert output.is_visible()
+    assert "NVIDIA H100 80GB HBM3 · torch 2.11.0 · CUDA 13.0" in page.locator(".tcg-provenance").first.inner_text()
+    assert page.locator(".highlight .md-clipboard").count() > 0  # copy buttons on code blocks
+
+
+def search(page, base_url, lang: str, term: str) -> list[str]:
+    """Type a term into the site's search box; return the result links."""
+    prefix = "" if lang == "en" else f"/{lang}"
+    page.goto(f"{base_url}{prefix}/")
+    box = page.locator("input.md-search__input")
+    box.click()
+    box.fill(term)
+    page.wait_for_selector(".md-search-result__item a", timeout=20000)
+    return page.eval_on_selector_all(".md-search-result__item a", "els => els.map(e => e.href)")
+
+
+@pytest.mark.parametrize("lang, term, chapter", [
+    ("en", "decorator", "getting-started"),
+])
+def test_search_finds_the_chapter(page, base_url, lang, term, chapter):
+    links = search(page, base_url, lang, term)
+    prefix = "" if lang == "en" else f"{lang}/"
+    assert any(f"/{prefix}{chapter}/" in link for link in links), links
