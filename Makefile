@@ -32,13 +32,20 @@ $(VENV)/.test: $(VENV)/.site requirements/test.txt
 	$(BIN)/python -m pip install -q -r requirements/test.txt
 	touch $@
 
+# The browser tests need a Chromium; install the distribution's package if there is none.
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+$(VENV)/.browser: | $(BIN)/python
+	command -v chromium >/dev/null || command -v chromium-browser >/dev/null || command -v google-chrome >/dev/null || \
+	  { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq --no-install-recommends chromium; }
+	touch $@
+
 docs: $(VENV)/.site
 	$(BIN)/mkdocs build --strict --clean
 
 serve: $(VENV)/.site
 	$(BIN)/mkdocs serve --no-strict
 
-test: $(VENV)/.test
+test: $(VENV)/.test $(VENV)/.browser
 	$(BIN)/python -m pytest
 
 check:

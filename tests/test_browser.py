@@ -32,6 +32,7 @@ def base_url(guide_site):
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()
+    server.server_close()
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +55,7 @@ def test_cells_show_code_output_and_provenance(page, base_url):
     output = page.locator(".tcg-output").first
     assert output.is_visible()
     assert "NVIDIA H100 80GB HBM3 · torch 2.11.0 · CUDA 13.0" in page.locator(".tcg-provenance").first.inner_text()
-    assert page.locator(".highlight .md-clipboard").count() > 0  # copy buttons on code blocks
+    page.wait_for_selector("button.md-code__button[title='Copy to clipboard']", state="attached")
 
 
 def search(page, base_url, lang: str, term: str) -> list[str]:
@@ -70,8 +71,29 @@ def search(page, base_url, lang: str, term: str) -> list[str]:
 
 @pytest.mark.parametrize("lang, term, chapter", [
     ("en", "decorator", "getting-started"),
+    ("ru", "декоратор", "getting-started"),  # Russian is stemmed
+    ("zh", "装饰器", "getting-started"),  # Chinese is segmented into words at build time
+    ("ko", "데코레이터", "getting-started"),
 ])
 def test_search_finds_the_chapter(page, base_url, lang, term, chapter):
     links = search(page, base_url, lang, term)
     prefix = "" if lang == "en" else f"{lang}/"
     assert any(f"/{prefix}{chapter}/" in link for link in links), links
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "zh", "ko"])
+def test_every_language_declares_itself_and_its_alternates(page, base_url, lang):
+    prefix = "" if lang == "en" else f"/{lang}"
+    page.goto(f"{base_url}{prefix}/getting-started/")
+    assert page.get_attribute("html", "lang") == lang
+    alternates = page.eval_on_selector_all("link[rel=alternate][hreflang]", "els => els.map(e => e.hreflang)")
+    assert {"en", "ru", "zh", "ko"} <= set(alternates)
+
+
+def test_language_switcher_keeps_the_reader_on_the_same_page(page, base_url):
+    page.goto(f"{base_url}/ru/speedups/")
+    page.hover(".md-header__option .md-select")
+    page.get_by_role("link", name="한국어").click()
+    page.wait_for_url("**/ko/speedups/")
+    assert page.get_attribute("html", "lang") == "ko"
+    assert page.locator(".tcg-output").first.is_visible()  # the same cells, with their outputs
