@@ -128,15 +128,20 @@ def fingerprint(env: dict) -> dict:
     return {k: v for k, v in env.items() if k != "captured_at"}
 
 
-def is_fresh(snippet_file: snippets.SnippetFile, env: dict, root: Path) -> bool:
+def existing_output(snippet_file: snippets.SnippetFile, root: Path) -> store.Capture | None:
+    """The last good captured output of a file, if there is a readable one."""
     out = store.output_path(root / snippet_file.path)
-    if not out.exists():
-        return False
     try:
-        existing = store.load(out)
+        return store.load(out) if out.exists() else None
     except GuideError:
-        return False
-    return existing.source_sha256 == snippet_file.sha256 and fingerprint(existing.environment) == fingerprint(env)
+        return None
+
+
+def is_fresh(snippet_file: snippets.SnippetFile, env: dict, root: Path) -> bool:
+    """Captured from this very source, in this very environment."""
+    existing = existing_output(snippet_file, root)
+    return (existing is not None and existing.source_sha256 == snippet_file.sha256
+            and fingerprint(existing.environment) == fingerprint(env))
 
 
 # ---- running ------------------------------------------------------------------------
@@ -255,7 +260,7 @@ def _last_output(job: Job, result: dict | None) -> str:
     return f"\n      last output:\n{tail}" if tail else ""
 
 
-def _finish(job: Job, report: Report, machine_env: dict) -> None:
+def _finish(job: Job, report: Report) -> None:
     rc = job.proc.returncode
     elapsed = time.monotonic() - job.started
     result = _result(job)
@@ -313,24 +318,40 @@ def capture(paths: list[str], root: Path, *, force: bool = False, jobs: int | No
         report.add("ERROR", str(exc))
         return 2
     machine_env = machine_env or machine_environment()
-    gpu_count = machine_env.get("gpu_count", 0)
     max_jobs = jobs or max(1, min(8, (os.cpu_count() or 2) // 2))
-    threads = max(1, (os.cpu_count() or 2) // max_jobs)
     work_root = Path(tempfile.mkdtemp(prefix="tcguide-capture-"))
+    pending = _plan(files, root, machine_env, force, work_root, report)
+    scheduler = Scheduler(machine_env.get("gpu_count", 0), max_jobs)
+    threads = max(1, (os.cpu_count() or 2) // max_jobs)  # Inductor's compile workers per file
+    interrupted = _run(pending, scheduler, threads, timeout_scale, report)
+    if not report.failed:
+        shutil.rmtree(work_root, ignore_errors=True)
+    summary = f"{report.captured} captured, {report.skipped} unchanged, {report.failed} failed"
+    print(summary + (f" (logs kept in {work_root})" if report.failed else ""), flush=True)
+    if interrupted:
+        return 130
+    return 1 if report.failed else 0
+
+
+def _plan(files: list[Path], root: Path, machine_env: dict, force: bool, work_root: Path,
+          report: Report) -> list[Job]:
+    """The files that need running, in the order to start them; reports the others."""
+    gpu_count = machine_env.get("gpu_count", 0)
     pending: list[Job] = []
     for path in files:
         try:
             snippet_file = snippets.load(root / path, str(path))
         except GuideError as exc:
-            report.add("ERROR", f"{exc}")
+            report.add("ERROR", str(exc))
             continue
         env = file_environment(machine_env, snippet_file.requirements)
         if snippet_file.requirements.gpus > gpu_count:
-            fresh_enough = _same_source(snippet_file, root)
-            status = "skip" if fresh_enough else "FAIL"
-            report.add(status, f"{path}  needs {snippet_file.requirements.gpus} GPU(s), this machine has "
-                               f"{gpu_count}; its last output is kept — capture it on a machine with enough GPUs")
-            report.skipped += fresh_enough
+            existing = existing_output(snippet_file, root)
+            kept = existing is not None and existing.source_sha256 == snippet_file.sha256
+            report.add("skip" if kept else "FAIL",
+                       f"{path}  needs {snippet_file.requirements.gpus} GPU(s), this machine has {gpu_count}; "
+                       "its last output is kept — capture it on a machine with enough GPUs")
+            report.skipped += kept
             continue
         if not force and is_fresh(snippet_file, env, root):
             report.skipped += 1
@@ -340,9 +361,12 @@ def capture(paths: list[str], root: Path, *, force: bool = False, jobs: int | No
     # Shared files first: they run side by side and finish soon; exclusive (timing) files then
     # take whole GPUs one after another, shortest timeout first, so most results land early.
     pending.sort(key=lambda j: (j.req.exclusive, j.req.timeout))
-    scheduler = Scheduler(gpu_count, max_jobs)
+    return pending
+
+
+def _run(pending: list[Job], scheduler: Scheduler, threads: int, timeout_scale: float, report: Report) -> bool:
+    """Run the jobs to the end; returns whether the run was interrupted."""
     running: list[Job] = []
-    interrupted = False
     previous = signal.signal(signal.SIGTERM, _raise_interrupt)
     try:
         while pending or running:
@@ -358,7 +382,7 @@ def capture(paths: list[str], root: Path, *, force: bool = False, jobs: int | No
                 timeout = job.req.timeout * timeout_scale
                 if job.proc.poll() is not None:
                     _reap(job)
-                    _finish(job, report, machine_env)
+                    _finish(job, report)
                     running.remove(job)
                 elif time.monotonic() - job.started > timeout:
                     _kill(job)
@@ -366,7 +390,6 @@ def capture(paths: list[str], root: Path, *, force: bool = False, jobs: int | No
                     _timed_out(job, report, timeout)
                     running.remove(job)
     except KeyboardInterrupt:
-        interrupted = True
         for job in running:
             _kill(job)
             _reap(job)
@@ -374,23 +397,10 @@ def capture(paths: list[str], root: Path, *, force: bool = False, jobs: int | No
             report.add("FAIL", f"{where}: interrupted in {cell}; its last good output is kept")
         for job in pending:
             report.add("FAIL", f"{job.snippet.path}: not started (interrupted)")
+        return True
     finally:
         signal.signal(signal.SIGTERM, previous)
-        if not report.failed:
-            shutil.rmtree(work_root, ignore_errors=True)
-    summary = f"{report.captured} captured, {report.skipped} unchanged, {report.failed} failed"
-    print(summary + (f" (logs kept in {work_root})" if report.failed else ""), flush=True)
-    if interrupted:
-        return 130
-    return 1 if report.failed else 0
-
-
-def _same_source(snippet_file: snippets.SnippetFile, root: Path) -> bool:
-    out = store.output_path(root / snippet_file.path)
-    try:
-        return out.exists() and store.load(out).source_sha256 == snippet_file.sha256
-    except GuideError:
-        return False
+    return False
 
 
 def _raise_interrupt(signum, frame):
