@@ -60,3 +60,17 @@ def guide_site(tmp_path_factory) -> Path:
                             capture_output=True, text=True, cwd=ROOT, timeout=900)
     assert result.returncode == 0, result.stderr
     return out
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Report translations that fell behind their English page (a report, not a failure)."""
+    from tcguide import i18n
+
+    rows = [r for r in i18n.report(i18n.Site(ROOT)) if r.state != "up to date"]
+    if not rows:
+        return
+    terminalreporter.section("translations behind the English pages")
+    for row in rows:
+        changes = "; ".join(row.changes)
+        terminalreporter.write_line(f"docs/{row.lang}/{row.page}: {row.state}" + (f" ({changes})" if changes else ""))
+    terminalreporter.write_line("update them and run: make i18n-stamp PAGE=docs/<lang>/<page>.md")

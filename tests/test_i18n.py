@@ -146,3 +146,9 @@ def test_every_configured_language_has_every_label():
     for lang in i18n.Site(root).languages():
         assert lang in LABELS, f"tcguide/labels.py has no labels for '{lang}', configured in mkdocs.yml"
         assert set(LABELS[lang]) == set(LABELS["en"]), f"labels of '{lang}' differ from English"
+
+
+def test_every_translation_has_the_structure_of_its_english_page():
+    root = Path(__file__).resolve().parent.parent
+    problems = i18n.all_structure_problems(i18n.Site(root))
+    assert not problems, "\n".join(map(str, problems))
