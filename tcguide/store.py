@@ -76,24 +76,23 @@ def dumps(capture: Capture) -> str:
     return json.dumps(doc, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-def _encode(output: dict) -> dict:
-    encoded = dict(output)
+def _map_text(output: dict, convert) -> dict:
+    """A copy of an output with its multi-line fields converted (to or from lists of lines)."""
+    mapped = dict(output)
     for key in ("text", "traceback"):
-        if key in encoded:
-            encoded[key] = to_lines(encoded[key])
-    if "data" in encoded:
-        encoded["data"] = {k: to_lines(v) for k, v in encoded["data"].items()}
-    return encoded
+        if key in mapped:
+            mapped[key] = convert(mapped[key])
+    if "data" in mapped:
+        mapped["data"] = {mime: convert(value) for mime, value in mapped["data"].items()}
+    return mapped
+
+
+def _encode(output: dict) -> dict:
+    return _map_text(output, to_lines)
 
 
 def _decode(output: dict) -> dict:
-    decoded = dict(output)
-    for key in ("text", "traceback"):
-        if key in decoded:
-            decoded[key] = from_lines(decoded[key])
-    if "data" in decoded:
-        decoded["data"] = {k: from_lines(v) for k, v in decoded["data"].items()}
-    return decoded
+    return _map_text(output, from_lines)
 
 
 def write_atomic(path: str | Path, text: str) -> None:
