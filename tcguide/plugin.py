@@ -48,7 +48,7 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         for error in errors:
             rendered[error.line] = render.problem_box(error, lang)
         markdown = directive.replace(markdown, rendered) if rendered else markdown
-        return self._translation_notice(page_path, lang) + markdown
+        return _after_title(markdown, self._translation_notice(page_path, lang))
 
     def _render(self, d: directive.Directive, page_path: str, lang: str) -> str:
         try:
@@ -87,3 +87,13 @@ class CellsPlugin(BasePlugin[CellsConfig]):
             return str(path.relative_to(self.project_root))
         except ValueError:
             return str(path)
+
+
+def _after_title(markdown: str, block: str) -> str:
+    """Insert a block after the page's first-line title (MkDocs takes the title from that H1)."""
+    if not block:
+        return markdown
+    first, _, rest = markdown.partition("\n")
+    if first.startswith("# "):
+        return f"{first}\n\n{block}{rest}"
+    return block + markdown

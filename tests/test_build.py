@@ -144,8 +144,10 @@ def test_untranslated_and_outdated_pages_tell_the_reader(tmp_path):
     assert result.returncode == 0, result.stderr
     fallback = (tmp_path / "out" / "ru" / "other" / "index.html").read_text()
     assert "Эта страница ещё не переведена на русский язык" in fallback
+    assert "<title>Other - t</title>" in fallback  # the notice goes under the title, which stays the page's
     assert "не переведена" not in (tmp_path / "out" / "ru" / "index.html").read_text()
     (tmp_path / "docs" / "en" / "index.md").write_text("# Home\n\nText.\n\n## Part\n\nMore, changed.\n")
     assert mkdocs(tmp_path, "--strict").returncode == 0
     outdated = (tmp_path / "out" / "ru" / "index.html").read_text()
     assert "Этот перевод сделан с более ранней версии английской страницы. С тех пор изменилось: Part." in outdated
+    assert "<title>Главная - t</title>" in outdated
