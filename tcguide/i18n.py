@@ -168,8 +168,17 @@ def status(site: Site, lang: str, page: str, english: Page | None = None) -> Sta
     recorded = record.get("sections") or {}
     changes = [f"changed: {name or '(text before the first heading)'}" for name, digest in english.sections.items()
                if name in recorded and recorded[name] != digest]
-    changes += [f"new or renamed: {name}" for name in english.sections if name not in recorded]
-    changes += [f"removed or renamed: {name}" for name in recorded if name not in english.sections]
+    added = [name for name in english.sections if name not in recorded]
+    removed = [name for name in recorded if name not in english.sections]
+    old_order, new_order = list(recorded), list(english.sections)
+    for name in list(added):  # a heading edited in place: same position, new text
+        position = new_order.index(name)
+        if position < len(old_order) and old_order[position] in removed:
+            changes.append(f"renamed: {old_order[position]} → {name}")
+            added.remove(name)
+            removed.remove(old_order[position])
+    changes += [f"new: {name}" for name in added]
+    changes += [f"removed: {name}" for name in removed]
     return Status(lang, page, "outdated", tuple(changes) or ("changed outside any section",))
 
 

@@ -84,7 +84,11 @@ def test_missing_unstamped_stamped_and_outdated(site):
     write(site, "en", ENGLISH.replace("## Modules", "## Modules and methods"))
     outdated = i18n.status(site, "ru", "start.md")
     assert outdated.state == "outdated"
-    assert outdated.changes == ("new or renamed: Modules and methods", "removed or renamed: Modules")
+    assert outdated.changes == ("renamed: Modules → Modules and methods",)
+    write(site, "en", ENGLISH + "\n## Extra\n\nNew text.\n")
+    assert i18n.status(site, "ru", "start.md").changes == ("new: Extra",)
+    write(site, "en", ENGLISH.replace("## Modules\n\nMore.\n", ""))
+    assert i18n.status(site, "ru", "start.md").changes == ("removed: Modules",)
     write(site, "en", ENGLISH.replace("Text.", "Better text."))
     assert i18n.status(site, "ru", "start.md").changes == ("changed: Compile a function",)
     i18n.stamp(site, "ru", "start.md")
