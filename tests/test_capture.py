@@ -283,3 +283,13 @@ def test_stack_dumps_leave_out_the_runners_frames(project):
     assert "runpy" not in text and "tcguide" not in text
     assert text.startswith('  File "snippets/stack.py", line 7, in <module>\n    inner()\n')
     assert 'File "snippets/stack.py", line 5, in inner' in text
+
+
+def test_capture_side_needs_neither_mkdocs_nor_yaml():
+    """The GPU machine has no MkDocs: capturing must import nothing from the site side."""
+    code = ("import sys; sys.modules['mkdocs'] = None; sys.modules['yaml'] = None; "
+            "import tcguide.capture, tcguide.runner, tcguide.provenance, tcguide.check, tcguide.cli; "
+            "tcguide.cli.main(['capture', '--help'])")
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "usage: python3 -m tcguide capture" in result.stdout
