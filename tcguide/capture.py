@@ -18,7 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -53,22 +53,19 @@ class Job:
 
 @dataclass
 class Report:
-    lines: list[str] = field(default_factory=list)
+    """Prints one line per file as it is decided or finished, and counts the outcomes."""
+
     failed: int = 0
     captured: int = 0
     skipped: int = 0
 
     def add(self, status: str, text: str) -> None:
-        line = f"{status:<5} {text}"
-        self.lines.append(line)
-        print(line, flush=True)
+        print(f"{status:<5} {text}", flush=True)
         if status in ("FAIL", "ERROR"):
             self.failed += 1
 
     def kept(self, job: "Job") -> None:
-        line = f"      last good output kept: {store.output_path(job.snippet.path)}"
-        self.lines.append(line)
-        print(line, flush=True)
+        print(f"      last good output kept: {store.output_path(job.snippet.path)}", flush=True)
 
 
 # ---- what to run --------------------------------------------------------------------
