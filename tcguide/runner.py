@@ -115,6 +115,40 @@ class _Streams:
         return self.log_path.read_bytes().decode("utf-8", "replace")
 
 
+def _run_cell(cell: snippets.Cell, snippet_path: str, namespace: dict, log: Path, normalize,
+              warnings_caught: list[dict]) -> tuple[dict, dict | None]:
+    """Run one cell; returns its record and, if it did not behave as declared, the failure."""
+    code = compile("\n" * cell.line + cell.source, snippet_path, "exec")  # real file name and lines
+    error = None
+    started = time.perf_counter()
+    with _Streams(log) as streams:
+        try:
+            exec(code, namespace)
+        except BaseException as exc:  # noqa: BLE001 - everything a cell raises is data
+            error = exc
+    elapsed = time.perf_counter() - started
+    outputs: list[dict] = []
+    text = normalize(streams.text())
+    if text:
+        outputs.append({"output_type": "stream", "name": "stdout", "text": text})
+    outputs.extend(warnings_caught)
+    outputs.extend(_figures())
+    failure = None
+    if error is not None:
+        formatted = _format_exception(error, snippet_path, normalize)
+        formatted["expected"] = bool(cell.raises) and _matches(error, cell.raises)
+        outputs.append(formatted)
+        if not formatted["expected"]:
+            wanted = f" (declared raises={cell.raises})" if cell.raises else ""
+            failure = {"kind": "exception", "cell": cell.name, "line": cell.line,
+                       "message": f"{formatted['ename']}: {formatted['evalue']}{wanted}".strip(),
+                       "traceback": formatted["traceback"]}
+    elif cell.raises:
+        failure = {"kind": "no-exception", "cell": cell.name, "line": cell.line,
+                   "message": f"declared raises={cell.raises} but the cell finished without raising"}
+    return {"name": cell.name, "outputs": outputs, "wall_time_s": elapsed}, failure
+
+
 def run(snippet_path: str, result_path: str, workdir: str) -> int:
     rank = int(os.environ.get("RANK", "0"))
     snippet_file = snippets.load(snippet_path)
@@ -141,37 +175,11 @@ def run(snippet_path: str, result_path: str, workdir: str) -> int:
     warnings.showwarning = record_warning
     cells: list[dict] = []
     for index, cell in enumerate(snippet_file.cells):
-        recorder.update(current={"name": cell.name, "line": cell.line, "log": f"rank{rank}-cell{index}.log"})
-        code = compile("\n" * cell.line + cell.source, snippet_path, "exec")
+        log = f"rank{rank}-cell{index}.log"
+        recorder.update(current={"name": cell.name, "line": cell.line, "log": log})
         caught.clear()
-        error = None
-        started = time.perf_counter()
-        with _Streams(Path(workdir) / f"rank{rank}-cell{index}.log") as streams:
-            try:
-                exec(code, main.__dict__)
-            except BaseException as exc:  # noqa: BLE001 - everything a cell raises is data
-                error = exc
-        elapsed = time.perf_counter() - started
-        outputs: list[dict] = []
-        text = normalize(streams.text())
-        if text:
-            outputs.append({"output_type": "stream", "name": "stdout", "text": text})
-        outputs.extend(caught)
-        outputs.extend(_figures())
-        failure = None
-        if error is not None:
-            formatted = _format_exception(error, snippet_path, normalize)
-            formatted["expected"] = bool(cell.raises) and _matches(error, cell.raises)
-            outputs.append(formatted)
-            if not formatted["expected"]:
-                wanted = f" (declared raises={cell.raises})" if cell.raises else ""
-                failure = {"kind": "exception", "cell": cell.name, "line": cell.line,
-                           "message": f"{formatted['ename']}: {formatted['evalue']}{wanted}".strip(),
-                           "traceback": formatted["traceback"]}
-        elif cell.raises:
-            failure = {"kind": "no-exception", "cell": cell.name, "line": cell.line,
-                       "message": f"declared raises={cell.raises} but the cell finished without raising"}
-        cells.append({"name": cell.name, "outputs": outputs, "wall_time_s": elapsed})
+        record, failure = _run_cell(cell, snippet_path, main.__dict__, Path(workdir) / log, normalize, caught)
+        cells.append(record)
         if failure:
             recorder.update(cells=cells, status="failed", failure=failure)
             return 1
