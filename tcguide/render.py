@@ -39,7 +39,8 @@ def _duration(seconds: float) -> str:
         return f"{seconds * 1000:.0f} ms"
     if seconds < 60:
         return f"{seconds:.1f} s"
-    return f"{int(seconds // 60)} min {seconds % 60:.0f} s"
+    whole = round(seconds)
+    return f"{whole // 60} min {whole % 60} s"
 
 
 def provenance(embedded: Embedded, lang: str) -> str:

@@ -72,3 +72,8 @@ def test_stale_output_is_marked_but_still_shown():
     html = render.cell(embedded("show", [stream("old\n")], problem=problem), "en")
     assert '<div class="tcg-problem"><strong>Output problem:</strong> snippets/s.py: changed' in html
     assert 'class="tcg-output tcg-stale"' in html and "old" in html
+
+
+def test_durations_read_naturally():
+    assert [render._duration(s) for s in (0.004, 3.21, 59.4, 179.6, 3600)] == [
+        "4 ms", "3.2 s", "59.4 s", "3 min 0 s", "60 min 0 s"]
