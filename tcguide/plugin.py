@@ -75,7 +75,11 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         if src_lang == i18n.SOURCE:  # the English page, shown in place of a missing translation
             return render.notice(label(lang, "untranslated"), "info")
         if src_lang == lang and self.site.path(i18n.SOURCE, page).exists():
-            state = i18n.status(self.site, lang, page)
+            try:
+                state = i18n.status(self.site, lang, page)
+            except GuideError as exc:  # a malformed translation record: say where, build on
+                log.warning(str(exc))
+                return ""
             if state.state == "outdated":
                 changes = "; ".join(c.split(": ", 1)[-1] for c in state.changes)
                 return render.notice(label(lang, "outdated").format(changes=changes), "warning")

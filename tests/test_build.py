@@ -151,3 +151,16 @@ def test_untranslated_and_outdated_pages_tell_the_reader(tmp_path):
     outdated = (tmp_path / "out" / "ru" / "index.html").read_text()
     assert "Этот перевод сделан с более ранней версии английской страницы. С тех пор изменилось: Part." in outdated
     assert "<title>Главная - t</title>" in outdated
+
+
+def test_malformed_translation_record_is_a_warning_with_page_and_line(tmp_path):
+    (tmp_path / "mkdocs.yml").write_text(I18N_CONFIG)
+    (tmp_path / "snippets").mkdir()
+    for lang in ("en", "ru"):
+        (tmp_path / "docs" / lang).mkdir(parents=True)
+    (tmp_path / "docs" / "en" / "index.md").write_text("# Home\n")
+    (tmp_path / "docs" / "ru" / "index.md").write_text("---\ntranslation: [unclosed\n---\n# Главная\n")
+    result = mkdocs(tmp_path, "--strict")
+    assert result.returncode != 0
+    assert "docs/ru/index.md:3: malformed front matter" in result.stderr
+    assert "Traceback" not in result.stderr
