@@ -57,10 +57,10 @@ def _i18n_stamp(args) -> int:
 
     site = i18n.Site(Path.cwd())
     for raw in args.pages:
-        parts = Path(raw).parts
-        if len(parts) < 3 or parts[0] != site.docs or parts[1] == i18n.SOURCE:
+        located = site.locate(raw)
+        if located is None or located[0] == i18n.SOURCE:
             raise GuideError(raw, None, "is not a translated page", f"name a page as {site.docs}/<lang>/<page>.md")
-        lang, page = parts[1], "/".join(parts[2:])
+        lang, page = located
         if not site.path(i18n.SOURCE, page).exists():
             raise GuideError(raw, None, "has no English source page", f"expected {site.display(i18n.SOURCE, page)}")
         problems = i18n.structure_problems(site, lang, page)

@@ -43,20 +43,29 @@ class Directive:
                 "capture-times": f"[[capture-times {self.file}]]"}[self.kind]
 
 
-def find(markdown: str, page: str) -> tuple[list[Directive], list[GuideError]]:
-    """All directives of a page in order, and errors for lines that look like a broken one."""
-    found: list[Directive] = []
-    errors: list[GuideError] = []
+def lines_with_code_flag(text: str, start: int = 1):
+    """(line number, line, inside a fenced code block) for every line; fence lines count as code."""
     fence: str | None = None
-    for number, line in enumerate(markdown.splitlines(), start=1):
+    for number, line in enumerate(text.splitlines(), start=start):
         opened = FENCE.match(line)
         if fence:
             if opened and opened["fence"][0] == fence[0] and len(opened["fence"]) >= len(fence) \
                     and not line.strip()[len(opened["fence"]):].strip():
                 fence = None
-            continue
-        if opened:
+            yield number, line, True
+        elif opened:
             fence = opened["fence"]
+            yield number, line, True
+        else:
+            yield number, line, False
+
+
+def find(markdown: str, page: str) -> tuple[list[Directive], list[GuideError]]:
+    """All directives of a page in order, and errors for lines that look like a broken one."""
+    found: list[Directive] = []
+    errors: list[GuideError] = []
+    for number, line, code in lines_with_code_flag(markdown):
+        if code:
             continue
         match = DIRECTIVE.match(line)
         if match:

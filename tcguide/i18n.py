@@ -84,21 +84,14 @@ def read_page(path: Path, display: str) -> Page:
     page = Page(display, front, body, body_line)
     found, _ = directive.find(text, display)
     page.directives = [d for d in found if d.kind == "cell"]
-    fence = None
     current, lines = "", []
 
     def close() -> None:
         if current or any(l.strip() for l in lines):  # text before the first heading counts only if any
             page.sections[current] = _hash(_normal("\n".join(lines)), 8)
 
-    for number, line in enumerate(body.splitlines(), start=body_line):
-        opened = directive.FENCE.match(line)
-        if fence:
-            if opened and line.strip().startswith(fence):
-                fence = None
-        elif opened:
-            fence = opened["fence"]
-        elif heading := HEADING.match(line):
+    for number, line, code in directive.lines_with_code_flag(body, start=body_line):
+        if not code and (heading := HEADING.match(line)):
             close()
             current, lines = heading["text"], []
             page.headings.append(Heading(len(heading["hashes"]), heading["text"], number))
@@ -130,6 +123,13 @@ class Site:
 
     def path(self, lang: str, page: str) -> Path:
         return self.root / self.docs / lang / page
+
+    def locate(self, path: str) -> tuple[str, str] | None:
+        """(language, page) of a path like docs/<lang>/<page>.md, or None for any other path."""
+        parts = Path(path).parts
+        if len(parts) < 3 or parts[0] != self.docs:
+            return None
+        return parts[1], "/".join(parts[2:])
 
     def display(self, lang: str, page: str) -> str:
         return f"{self.docs}/{lang}/{page}"
@@ -184,23 +184,19 @@ def status(site: Site, lang: str, page: str, english: Page | None = None) -> Sta
 
 def report(site: Site) -> list[Status]:
     rows = []
+    translations = site.languages()[1:]
     for page in site.pages():
         english = site.read(SOURCE, page)
-        rows.extend(status(site, lang, page, english) for lang in site.languages()[1:])
+        rows.extend(status(site, lang, page, english) for lang in translations)
     return rows
 
 
 def stamp(site: Site, lang: str, page: str) -> None:
     """Record in a translated page that it follows the current English page."""
-    english = site.read(SOURCE, page)
-    path = site.path(lang, page)
-    text = path.read_text(encoding="utf-8")
-    match = FRONT_MATTER.match(text)
-    front = (yaml.safe_load(match["yaml"]) or {}) if match else {}
-    body = text[match.end():] if match else text
-    front["translation"] = {"version": english.version, "sections": dict(english.sections)}
+    english, translated = site.read(SOURCE, page), site.read(lang, page)
+    front = dict(translated.front, translation={"version": english.version, "sections": dict(english.sections)})
     dumped = yaml.safe_dump(front, allow_unicode=True, sort_keys=False, width=1000)
-    path.write_text(f"---\n{dumped}---\n{body}", encoding="utf-8")
+    site.path(lang, page).write_text(f"---\n{dumped}---\n{translated.body}", encoding="utf-8")
 
 
 # ---- structure ------------------------------------------------------------------------

@@ -67,11 +67,10 @@ class CellsPlugin(BasePlugin[CellsConfig]):
 
     def _translation_notice(self, page_path: str, lang: str) -> str:
         """Tell readers of a fallback or an outdated translation what they are reading."""
-        parts = Path(page_path).parts
-        docs = self.site.docs
-        if len(parts) < 3 or parts[0] != docs or lang == i18n.SOURCE:
+        located = self.site.locate(page_path)
+        if located is None or lang == i18n.SOURCE:
             return ""
-        src_lang, page = parts[1], "/".join(parts[2:])
+        src_lang, page = located
         if src_lang == i18n.SOURCE:  # the English page, shown in place of a missing translation
             return render.notice(label(lang, "untranslated"), "info")
         if src_lang == lang and self.site.path(i18n.SOURCE, page).exists():
