@@ -136,15 +136,17 @@ def test_interrupt_exits_130_and_keeps_output(project):
     project.snippet("s.py", "# %% cell\nprint(1)\n")
     assert project.capture("s.py") == 0
     before = project.output("s.py").read_bytes()
-    project.snippet("s.py", "# %% cell\nimport time\nprint('sleeping', flush=True)\ntime.sleep(60)\n")
+    started = project.root / "started"  # the cell creates it once it is running
+    project.snippet("s.py", f"# %% cell\nimport pathlib, time\npathlib.Path({str(started)!r}).touch()\ntime.sleep(60)\n")
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     proc = subprocess.Popen([sys.executable, "-m", "tcguide", "capture", "--force", "snippets/s.py"],
                             cwd=project.root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    deadline = time.monotonic() + 60
-    scratch = Path(os.environ["TMPDIR"])
-    while not list(scratch.glob("tcguide-capture-*/snippets__s.py/rank0-cell0.log")) and time.monotonic() < deadline:
+    deadline = time.monotonic() + 50
+    while not started.exists() and time.monotonic() < deadline:
         time.sleep(0.2)
-    time.sleep(0.5)
+    if not started.exists():
+        proc.kill()
+        pytest.fail(f"the cell never started: {proc.communicate()[0]}")
     proc.send_signal(signal.SIGINT)
     out, _ = proc.communicate(timeout=60)
     assert proc.returncode == 130, out

@@ -1,7 +1,7 @@
 # /// capture
 # gpus = 2
 # launcher = "torchrun"
-# timeout = 900
+# timeout = 540
 # exclusive = true
 # ///
 
@@ -22,7 +22,8 @@ print(f"{world} processes, one per GPU ({torch.cuda.get_device_name(device)}); o
 
 
 def throughput(step, samples_per_step, warmup=5, steps=20):
-    """Samples per second over all GPUs, after warm-up; also the first call's wall time."""
+    """First step's wall time (s), samples per second over all GPUs, peak memory per GPU (GiB)."""
+    torch.cuda.reset_peak_memory_stats(device)
     torch.cuda.synchronize()
     started = time.perf_counter()
     step()
@@ -37,7 +38,8 @@ def throughput(step, samples_per_step, warmup=5, steps=20):
         step()
     torch.cuda.synchronize()
     elapsed = time.perf_counter() - started
-    return first, samples_per_step * world * steps / elapsed
+    peak = torch.cuda.max_memory_allocated(device) / 2**30
+    return first, samples_per_step * world * steps / elapsed, peak
 
 
 def train_step(net, optimizer, inputs, targets):
@@ -51,12 +53,18 @@ def train_step(net, optimizer, inputs, targets):
     return step
 
 
+def report(results, unit):
+    print(tabulate(results, headers=["setup", "first step (s)", f"{unit}/s, all GPUs", "peak GiB per GPU"],
+                   floatfmt=("", ".1f", ",.0f", ".2f")))
+    print(f"compiled / eager throughput: {results[1][2] / results[0][2]:.2f}×")
+
+
 # %% ddp
 import torchvision
 from torch.nn.parallel import DistributedDataParallel as DDP
 
 torch.manual_seed(0)
-images = torch.randn(64, 3, 224, 224, device=device)
+images = torch.randn(64, 3, 224, 224, device=device)  # 64 images per GPU
 labels = torch.randint(1000, (64,), device=device)
 results = []
 for compiled in (False, True):
@@ -64,42 +72,50 @@ for compiled in (False, True):
     model = DDP(torchvision.models.resnet50(weights=None).to(device), device_ids=[device.index])
     optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
     net = torch.compile(model) if compiled else model  # compile the DDP-wrapped module
-    first, rate = throughput(train_step(net, optimizer, images, labels), samples_per_step=64)
-    results.append(("DDP resnet50", "compiled" if compiled else "eager", f"{first:.1f}", f"{rate:,.0f}"))
-print(tabulate(results, headers=["setup", "mode", "first step (s)", "images/s, all GPUs"]))
-print(f"speedup: {float(results[1][3].replace(',', '')) / float(results[0][3].replace(',', '')):.2f}×")
+    first, rate, peak = throughput(train_step(net, optimizer, images, labels), samples_per_step=64)
+    results.append(("DDP resnet50, " + ("compiled" if compiled else "eager"), first, rate, peak))
+report(results, "images")
 
 # %% fsdp2
+import torch.nn.functional as F
 from torch.distributed.fsdp import fully_shard
 
 
-def transformer():
-    layer = torch.nn.TransformerEncoderLayer(
-        d_model=1024, nhead=16, dim_feedforward=4096, batch_first=True, norm_first=True
-    )
-    return torch.nn.Sequential(
-        *[torch.nn.TransformerEncoder(layer, num_layers=1) for _ in range(12)], torch.nn.Linear(1024, 1000)
-    )
+class Block(torch.nn.Module):
+    """A pre-norm transformer block: causal self-attention, then an MLP."""
+
+    def __init__(self, dim=1024, heads=16):
+        super().__init__()
+        self.heads = heads
+        self.norm1, self.norm2 = torch.nn.LayerNorm(dim), torch.nn.LayerNorm(dim)
+        self.qkv, self.out = torch.nn.Linear(dim, 3 * dim), torch.nn.Linear(dim, dim)
+        self.mlp = torch.nn.Sequential(torch.nn.Linear(dim, 4 * dim), torch.nn.GELU(), torch.nn.Linear(4 * dim, dim))
+
+    def forward(self, x):
+        b, t, d = x.shape
+        q, k, v = self.qkv(self.norm1(x)).view(b, t, 3, self.heads, d // self.heads).permute(2, 0, 3, 1, 4)
+        attention = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        x = x + self.out(attention.transpose(1, 2).reshape(b, t, d))
+        return x + self.mlp(self.norm2(x))
 
 
-tokens = torch.randn(16, 512, 1024, device=device)
-targets = torch.randint(1000, (16, 512), device=device)
+tokens = torch.randn(8, 1024, 1024, device=device)  # 8 sequences of 1024 tokens per GPU
+targets = torch.randint(1000, (8 * 1024,), device=device)
 results = []
 for compiled in (False, True):
     torch._dynamo.reset()
     torch.manual_seed(0)
-    model = transformer().to(device)
-    for block in model[:-1]:
+    model = torch.nn.Sequential(*[Block() for _ in range(12)], torch.nn.Linear(1024, 1000)).to(device)
+    for i in range(12):
         if compiled:
-            block.compile()  # compile each block; FSDP's hooks stay between the compiled blocks
-        fully_shard(block)  # each block's parameters are sharded across the GPUs
-    fully_shard(model)
+            model[i] = torch.compile(model[i], fullgraph=True)  # compile each block on its own
+        fully_shard(model[i])  # then shard it: its parameters are split across the GPUs
+    fully_shard(model)  # the root takes the remaining parameters (the output layer)
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
-    step = train_step(lambda x: model(x).flatten(0, 1), optimizer, tokens, targets.flatten())
-    first, rate = throughput(step, samples_per_step=16 * 512)
-    results.append(("FSDP2 transformer", "compiled" if compiled else "eager", f"{first:.1f}", f"{rate:,.0f}"))
-print(tabulate(results, headers=["setup", "mode", "first step (s)", "tokens/s, all GPUs"]))
-print(f"speedup: {float(results[1][3].replace(',', '')) / float(results[0][3].replace(',', '')):.2f}×")
+    step = train_step(lambda x: model(x).flatten(0, 1), optimizer, tokens, targets)
+    first, rate, peak = throughput(step, samples_per_step=8 * 1024)
+    results.append(("FSDP2 transformer, " + ("compiled" if compiled else "eager"), first, rate, peak))
+report(results, "tokens")
 
 # %% teardown
 dist.destroy_process_group()
