@@ -17,10 +17,12 @@ from pathlib import Path
 
 ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{9,16}\b")
 # Stack dumps printed while a cell runs (Dynamo's "user code traceback", for one) start at the
-# capture runner's own frames; readers running the file themselves never see those.
+# capture runner's own frames; readers running the file themselves never see those. A frame is
+# its "File" line and the deeper-indented lines under it, each after the same lead: the indent,
+# plus whatever prefix a log formatter puts before every line of a record.
 TOOLING_FRAME = re.compile(
-    r'^(?P<indent>[ \t]*)File "(?:<frozen runpy>|[^"]*tcguide/runner\.py)", line \d+, in .*\n'
-    r"(?:(?P=indent)[ \t]+.*\n)*",
+    r'^(?P<lead>.*?)File "(?:<frozen runpy>|[^"]*tcguide/runner\.py)", line \d+, in .*\n'
+    r"(?:(?P=lead)[ \t]+.*\n)*",
     re.M,
 )
 

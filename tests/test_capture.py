@@ -287,6 +287,28 @@ def test_stack_dumps_leave_out_the_runners_frames(project):
     assert 'File "snippets/stack.py", line 5, in inner' in text
 
 
+def test_stack_dumps_in_log_records_leave_out_the_runners_frames(project):
+    """torch's log formatter puts its prefix before every line of a stack dump (Dynamo's graph breaks)."""
+    project.snippet("logged.py", """
+        # %% dump
+        import traceback
+
+        def inner():
+            for line in "".join(traceback.format_stack()).splitlines():
+                print("V1122 12:03:50 443 x.py:1] [0/0] " + line)
+
+        inner()
+        """)
+    assert project.capture("logged.py") == 0
+    text = outputs_of(project, "logged.py")["dump"].outputs[0]["text"]
+    assert text.replace("V1122 12:03:50 443 x.py:1] [0/0] ", "").splitlines() == [
+        '  File "snippets/logged.py", line 8, in <module>',
+        "    inner()",
+        '  File "snippets/logged.py", line 5, in inner',
+        '    for line in "".join(traceback.format_stack()).splitlines():',
+    ]
+
+
 def test_capture_side_needs_neither_mkdocs_nor_yaml():
     """The GPU machine has no MkDocs: capturing must import nothing from the site side."""
     code = ("import sys; sys.modules['mkdocs'] = None; sys.modules['yaml'] = None; "
