@@ -7,39 +7,52 @@
 
 # %% setup
 import os
+import statistics
 import time
 
 import torch
 import torch.distributed as dist
 from tabulate import tabulate
 
-dist.init_process_group("nccl")  # torchrun sets RANK, LOCAL_RANK, WORLD_SIZE and the rendezvous
-rank, world = dist.get_rank(), dist.get_world_size()
-device = torch.device("cuda", int(os.environ["LOCAL_RANK"]))
+device = torch.device("cuda", int(os.environ["LOCAL_RANK"]))  # torchrun sets LOCAL_RANK, RANK, WORLD_SIZE
 torch.cuda.set_device(device)
+dist.init_process_group("nccl", device_id=device)
+rank, world = dist.get_rank(), dist.get_world_size()
 torch.set_float32_matmul_precision("high")
 print(f"{world} processes, one per GPU ({torch.cuda.get_device_name(device)}); output from rank {rank}")
 
 
-def throughput(step, samples_per_step, warmup=5, steps=20):
-    """First step's wall time (s), samples per second over all GPUs, peak memory per GPU (GiB)."""
-    torch.cuda.reset_peak_memory_stats(device)
-    torch.cuda.synchronize()
-    started = time.perf_counter()
-    step()
-    torch.cuda.synchronize()
-    first = time.perf_counter() - started
-    for _ in range(warmup):
+def compare(setups, unit, samples_per_step, rounds=7, steps=20):
+    """Time training setups ({name: step}) against each other; returns each one's median rate.
+
+    Each setup's first step is timed on its own: for a compiled one it includes compilation.
+    After a short warm-up the setups take turns, `steps` steps each per round, so that a drift
+    in clocks or in the load around them hits all setups alike. Rates count samples over all
+    GPUs; the table shows the median round and the slowest and fastest ones.
+    """
+    first, rates = {}, {name: [] for name in setups}
+    for name, step in setups.items():
+        torch.cuda.synchronize()
+        started = time.perf_counter()
         step()
-    torch.cuda.synchronize()
-    dist.barrier()
-    started = time.perf_counter()
-    for _ in range(steps):
-        step()
-    torch.cuda.synchronize()
-    elapsed = time.perf_counter() - started
-    peak = torch.cuda.max_memory_allocated(device) / 2**30
-    return first, samples_per_step * world * steps / elapsed, peak
+        torch.cuda.synchronize()
+        first[name] = time.perf_counter() - started
+        for _ in range(5):
+            step()
+    for _ in range(rounds):
+        for name, step in setups.items():
+            torch.cuda.synchronize()
+            dist.barrier()
+            started = time.perf_counter()
+            for _ in range(steps):
+                step()
+            torch.cuda.synchronize()
+            rates[name].append(samples_per_step * world * steps / (time.perf_counter() - started))
+    medians = {name: statistics.median(r) for name, r in rates.items()}
+    rows = [(name, first[name], medians[name], f"{min(r):,.0f}–{max(r):,.0f}") for name, r in rates.items()]
+    headers = ["setup", "first step (s)", f"{unit}/s, all GPUs", "slowest–fastest round"]
+    print(tabulate(rows, headers=headers, floatfmt=("", ".1f", ",.0f")))
+    return medians
 
 
 def train_step(net, optimizer, inputs, targets):
@@ -53,12 +66,6 @@ def train_step(net, optimizer, inputs, targets):
     return step
 
 
-def report(results, unit):
-    print(tabulate(results, headers=["setup", "first step (s)", f"{unit}/s, all GPUs", "peak GiB per GPU"],
-                   floatfmt=("", ".1f", ",.0f", ".2f")))
-    print(f"compiled / eager throughput: {results[1][2] / results[0][2]:.2f}×")
-
-
 # %% ddp
 import torchvision
 from torch.nn.parallel import DistributedDataParallel as DDP
@@ -66,15 +73,19 @@ from torch.nn.parallel import DistributedDataParallel as DDP
 torch.manual_seed(0)
 images = torch.randn(64, 3, 224, 224, device=device)  # 64 images per GPU
 labels = torch.randint(1000, (64,), device=device)
-results = []
-for compiled in (False, True):
-    torch._dynamo.reset()
-    model = DDP(torchvision.models.resnet50(weights=None).to(device), device_ids=[device.index])
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
-    net = torch.compile(model) if compiled else model  # compile the DDP-wrapped module
-    first, rate, peak = throughput(train_step(net, optimizer, images, labels), samples_per_step=64)
-    results.append(("DDP resnet50, " + ("compiled" if compiled else "eager"), first, rate, peak))
-report(results, "images")
+for wrapper in ("each GPU alone", "DDP"):  # alone: no gradient exchange, the upper bound for DDP
+    torch._dynamo.reset()  # forget the first pair's graphs: the DDP-wrapped model is traced anew
+    setups = {}
+    for compiled in (False, True):
+        model = torchvision.models.resnet50(weights=None).to(device)
+        if wrapper == "DDP":
+            model = DDP(model, device_ids=[device.index])
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+        net = torch.compile(model) if compiled else model  # compile the DDP-wrapped module
+        setups[f"{wrapper}, {'compiled' if compiled else 'eager'}"] = train_step(net, optimizer, images, labels)
+    rate = compare(setups, "images", samples_per_step=64)
+    print(f"{wrapper}: compiled / eager {rate[f'{wrapper}, compiled'] / rate[f'{wrapper}, eager']:.2f}×\n")
+
 
 # %% fsdp2
 import torch.nn.functional as F
@@ -101,21 +112,21 @@ class Block(torch.nn.Module):
 
 tokens = torch.randn(8, 1024, 1024, device=device)  # 8 sequences of 1024 tokens per GPU
 targets = torch.randint(1000, (8 * 1024,), device=device)
-results = []
+setups = {}
 for compiled in (False, True):
-    torch._dynamo.reset()
     torch.manual_seed(0)
-    model = torch.nn.Sequential(*[Block() for _ in range(12)], torch.nn.Linear(1024, 1000)).to(device)
+    model = torch.nn.Sequential(*[Block() for _ in range(12)], torch.nn.Flatten(0, 1), torch.nn.Linear(1024, 1000))
+    model.to(device)
     for i in range(12):
         if compiled:
             model[i] = torch.compile(model[i], fullgraph=True)  # compile each block on its own
         fully_shard(model[i])  # then shard it: its parameters are split across the GPUs
-    fully_shard(model)  # the root takes the remaining parameters (the output layer)
+    fully_shard(model)  # the root takes the rest (the output layer)
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
-    step = train_step(lambda x: model(x).flatten(0, 1), optimizer, tokens, targets)
-    first, rate, peak = throughput(step, samples_per_step=8 * 1024)
-    results.append(("FSDP2 transformer, " + ("compiled" if compiled else "eager"), first, rate, peak))
-report(results, "tokens")
+    setups["compiled" if compiled else "eager"] = train_step(model, optimizer, tokens, targets)
+rate = compare(setups, "tokens", samples_per_step=8 * 1024)
+print(f"compiled / eager: {rate['compiled'] / rate['eager']:.2f}×")
+
 
 # %% teardown
 dist.destroy_process_group()

@@ -1,6 +1,6 @@
 # /// capture
 # gpus = 1
-# timeout = 420
+# timeout = 560
 # exclusive = true
 # ///
 
@@ -10,9 +10,8 @@ import torchvision
 
 from method import chart, compare, table, training_steps  # helpers from method.py
 
-torch.set_float32_matmul_precision(
-    "high"
-)  # TF32 for float32 matmuls outside autocast, eager and compiled alike
+# TF32 for float32 matmuls outside autocast, eager and compiled alike
+torch.set_float32_matmul_precision("high")
 model = torchvision.models.densenet121(weights=None).cuda().train()
 images = torch.randn(64, 3, 224, 224, device="cuda")
 labels = torch.randint(1000, (64,), device="cuda")
