@@ -128,39 +128,41 @@ plugins:
 """
 
 
-def test_untranslated_and_outdated_pages_tell_the_reader(tmp_path):
-    from tcguide import i18n
-
+@pytest.fixture
+def bilingual(tmp_path) -> Path:
+    """An English and Russian site with no pages yet."""
     (tmp_path / "mkdocs.yml").write_text(I18N_CONFIG)
     (tmp_path / "snippets").mkdir()
     for lang in ("en", "ru"):
         (tmp_path / "docs" / lang).mkdir(parents=True)
-    (tmp_path / "docs" / "en" / "index.md").write_text("# Home\n\nText.\n\n## Part\n\nMore.\n")
-    (tmp_path / "docs" / "en" / "other.md").write_text("# Other\n\nOnly in English.\n")
-    (tmp_path / "docs" / "ru" / "index.md").write_text("# Главная\n\nТекст.\n\n## Часть\n\nЕщё.\n")
-    site = i18n.Site(tmp_path)
+    return tmp_path
+
+
+def test_untranslated_and_outdated_pages_tell_the_reader(bilingual):
+    from tcguide import i18n
+
+    (bilingual / "docs" / "en" / "index.md").write_text("# Home\n\nText.\n\n## Part\n\nMore.\n")
+    (bilingual / "docs" / "en" / "other.md").write_text("# Other\n\nOnly in English.\n")
+    (bilingual / "docs" / "ru" / "index.md").write_text("# Главная\n\nТекст.\n\n## Часть\n\nЕщё.\n")
+    site = i18n.Site(bilingual)
     i18n.stamp(site, "ru", "index.md")
-    result = mkdocs(tmp_path, "--strict")
+    result = mkdocs(bilingual, "--strict")
     assert result.returncode == 0, result.stderr
-    fallback = (tmp_path / "out" / "ru" / "other" / "index.html").read_text()
+    fallback = (bilingual / "out" / "ru" / "other" / "index.html").read_text()
     assert "Эта страница ещё не переведена на русский язык" in fallback
     assert "<title>Other - t</title>" in fallback  # the notice goes under the title, which stays the page's
-    assert "не переведена" not in (tmp_path / "out" / "ru" / "index.html").read_text()
-    (tmp_path / "docs" / "en" / "index.md").write_text("# Home\n\nText.\n\n## Part\n\nMore, changed.\n")
-    assert mkdocs(tmp_path, "--strict").returncode == 0
-    outdated = (tmp_path / "out" / "ru" / "index.html").read_text()
+    assert "не переведена" not in (bilingual / "out" / "ru" / "index.html").read_text()
+    (bilingual / "docs" / "en" / "index.md").write_text("# Home\n\nText.\n\n## Part\n\nMore, changed.\n")
+    assert mkdocs(bilingual, "--strict").returncode == 0
+    outdated = (bilingual / "out" / "ru" / "index.html").read_text()
     assert "Этот перевод сделан с более ранней версии английской страницы. С тех пор изменилось: Part." in outdated
     assert "<title>Главная - t</title>" in outdated
 
 
-def test_malformed_translation_record_is_a_warning_with_page_and_line(tmp_path):
-    (tmp_path / "mkdocs.yml").write_text(I18N_CONFIG)
-    (tmp_path / "snippets").mkdir()
-    for lang in ("en", "ru"):
-        (tmp_path / "docs" / lang).mkdir(parents=True)
-    (tmp_path / "docs" / "en" / "index.md").write_text("# Home\n")
-    (tmp_path / "docs" / "ru" / "index.md").write_text("---\ntranslation: [unclosed\n---\n# Главная\n")
-    result = mkdocs(tmp_path, "--strict")
+def test_malformed_translation_record_is_a_warning_with_page_and_line(bilingual):
+    (bilingual / "docs" / "en" / "index.md").write_text("# Home\n")
+    (bilingual / "docs" / "ru" / "index.md").write_text("---\ntranslation: [unclosed\n---\n# Главная\n")
+    result = mkdocs(bilingual, "--strict")
     assert result.returncode != 0
     assert "docs/ru/index.md:3: malformed front matter" in result.stderr
     assert "Traceback" not in result.stderr
