@@ -1,11 +1,18 @@
 """The capture driver: decide which snippet files need running, run them, store results.
 
-Each file runs in its own subprocess (``tcguide.runner``) with a timeout, a fresh
-compiler cache and its own working folder. Files that do not need the GPU to
-themselves share GPUs and run in parallel; ``exclusive`` files get theirs alone.
-A file's output is replaced, atomically, only when every one of its cells behaved
-as declared; anything else (an undeclared exception, a hang, a crash, an
-interrupt) is reported and leaves the last good output untouched.
+Each file runs in its own subprocess (``tcguide.runner``) with a timeout, in a scratch
+folder of its own with a minimal environment (``sandbox``) and a fresh compiler cache.
+Files that do not need the GPU to themselves share GPUs and run in parallel;
+``exclusive`` files get theirs alone. A file's output is replaced, atomically, only
+when every one of its cells behaved as declared; anything else (an undeclared
+exception, a hang, a crash, an interrupt) is reported and leaves the last good
+output untouched. Only this driver writes outputs, and it checks at the end that
+nothing else in the checkout changed.
+
+Nothing a file starts outlives the capture: the driver adopts orphans (a child
+subreaper), every runner dies with the driver (a parent-death signal) and ends what
+its file left running; Ctrl-C, SIGTERM and SIGHUP stop every file and say where
+each one was, and a second signal doesn't cut that cleanup short.
 """
 
 from __future__ import annotations
@@ -18,13 +25,15 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
+from tcguide import freshness, processes, store
 from tcguide import snippet as snippets
-from tcguide import store
 from tcguide.errors import GuideError
+from tcguide.sandbox import Sandbox, changed, copy_tooling, snapshot
 
 POLL_S = 0.2
 KILL_GRACE_S = 5.0
@@ -35,12 +44,14 @@ TAIL_LINES = 15
 class Job:
     snippet: snippets.SnippetFile
     environment: dict
-    workdir: Path
+    workdir: Path  # its logs and result; removed once its output is stored
     root: Path
     proc: subprocess.Popen | None = None
     started: float = 0.0
     gpu_ids: tuple[int, ...] = ()
     log: object = None
+    sandbox: Sandbox | None = None
+    side_by_side: int = 0  # the most other files that ran while this one did
 
     @property
     def req(self) -> snippets.Requirements:
@@ -49,6 +60,10 @@ class Job:
     @property
     def result_path(self) -> Path:
         return self.workdir / "result.json"
+
+    @property
+    def has_output(self) -> bool:
+        return store.output_path(self.root / self.snippet.path).exists()
 
 
 @dataclass
@@ -65,31 +80,29 @@ class Report:
             self.failed += 1
 
     def kept(self, job: "Job") -> None:
-        print(f"      last good output kept: {store.output_path(job.snippet.path)}", flush=True)
+        if job.has_output:
+            print(f"      last good output kept: {store.output_path(job.snippet.path)}", flush=True)
+        else:
+            print("      it has no earlier output; none was written", flush=True)
 
 
 # ---- what to run --------------------------------------------------------------------
 
 def discover(paths: list[str], root: Path) -> list[Path]:
-    """Snippet files under the given paths (files or folders); '_'-prefixed files are helpers."""
+    """Snippet files under the given paths (files or folders), relative to the project root;
+    '_'-prefixed files are helpers. Paths outside the checkout are refused."""
     found: list[Path] = []
     for raw in paths:
         path = Path(raw)
+        if not path.resolve().is_relative_to(root.resolve()):
+            raise GuideError(raw, None, "is outside the checkout", f"name snippet files under {root}")
         if path.is_dir():
             found.extend(p for p in sorted(path.rglob("*.py")) if not p.name.startswith("_"))
         elif path.is_file():
             found.append(path)
         else:
             raise GuideError(raw, None, "no such snippet file or folder", "check the path")
-    unique = sorted({_relative(p, root) for p in found})
-    return [Path(p) for p in unique]
-
-
-def _relative(path: Path, root: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(root.resolve()))
-    except ValueError:
-        return str(path)
+    return sorted({Path(p.resolve().relative_to(root.resolve())) for p in found})
 
 
 def shard(files: list[Path], spec: str | None) -> list[Path]:
@@ -106,8 +119,8 @@ def shard(files: list[Path], spec: str | None) -> list[Path]:
 
 def machine_environment() -> dict:
     """Collect provenance in a subprocess, so this process never imports torch."""
-    out = subprocess.run([sys.executable, "-m", "tcguide.provenance"], capture_output=True,
-                         text=True, timeout=300, env=_child_env({}))
+    out = subprocess.run([sys.executable, "-m", "tcguide.provenance"], capture_output=True, text=True,
+                         timeout=300, env=dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent)))
     if out.returncode != 0:
         raise GuideError("tcguide.provenance", None, f"could not read the environment:\n{out.stderr[-2000:]}")
     return json.loads(out.stdout)
@@ -121,10 +134,6 @@ def file_environment(machine: dict, req: snippets.Requirements) -> dict:
     return env
 
 
-def fingerprint(env: dict) -> dict:
-    return {k: v for k, v in env.items() if k != "captured_at"}
-
-
 def existing_output(snippet_file: snippets.SnippetFile, root: Path) -> store.Capture | None:
     """The last good captured output of a file, if there is a readable one."""
     out = store.output_path(root / snippet_file.path)
@@ -134,23 +143,7 @@ def existing_output(snippet_file: snippets.SnippetFile, root: Path) -> store.Cap
         return None
 
 
-def is_fresh(snippet_file: snippets.SnippetFile, env: dict, root: Path) -> bool:
-    """Captured from this very source, in this very environment."""
-    existing = existing_output(snippet_file, root)
-    return (existing is not None and existing.source_sha256 == snippet_file.sha256
-            and fingerprint(existing.environment) == fingerprint(env))
-
-
 # ---- running ------------------------------------------------------------------------
-
-def _child_env(extra: dict) -> dict:
-    env = dict(os.environ)
-    root = str(Path(__file__).resolve().parent.parent)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [root, env.get("PYTHONPATH")]))
-    env.update({"PYTHONUNBUFFERED": "1", "PYTHONHASHSEED": "0", "MPLBACKEND": "Agg"})
-    env.update(extra)
-    return env
-
 
 class Scheduler:
     """Starts jobs while GPUs and job slots allow: shared GPUs for ordinary files, whole ones for exclusive."""
@@ -182,34 +175,42 @@ class Scheduler:
 
 
 def _command(job: Job) -> list[str]:
-    runner = ["-m", "tcguide.runner", job.snippet.path, str(job.result_path), str(job.workdir)]
+    runner = ["-m", "tcguide.runner", str(job.sandbox.script(job.snippet)), job.snippet.path,
+              str(job.result_path), str(job.workdir)]
     if job.req.launcher == "torchrun":
         return [sys.executable, "-m", "torch.distributed.run", "--standalone",
                 f"--nproc-per-node={job.req.gpus}", *runner]
     return [sys.executable, *runner]
 
 
-def _start(job: Job, scheduler: Scheduler, threads: int) -> None:
+def _start(job: Job, scheduler: Scheduler, threads: int, tooling: Path) -> None:
     job.workdir.mkdir(parents=True, exist_ok=True)
-    env = _child_env({
-        **scheduler.cuda_visible(job.gpu_ids),
-        "TORCHINDUCTOR_CACHE_DIR": str(job.workdir / "inductor-cache"),
-        "TRITON_CACHE_DIR": str(job.workdir / "triton-cache"),
-        "TORCHINDUCTOR_COMPILE_THREADS": str(threads),
-    })
+    job.sandbox = Sandbox.create(job.workdir.with_name(job.workdir.name + ".sandbox"), job.snippet, job.root)
+    env = job.sandbox.environment(dict(os.environ), tooling, {
+        **scheduler.cuda_visible(job.gpu_ids), "TORCHINDUCTOR_COMPILE_THREADS": str(threads),
+        MARK: str(os.getpid())})
     job.log = open(job.workdir / "runner.log", "wb")
-    job.proc = subprocess.Popen(_command(job), cwd=job.root, env=env, stdout=job.log, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL, start_new_session=True)
+    job.proc = subprocess.Popen(_command(job), cwd=job.sandbox.root, env=env, stdout=job.log,
+                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True,
+                                preexec_fn=processes.die_with_parent)
     job.started = time.monotonic()
 
 
+MARK = "TCGUIDE_CAPTURE"  # in every snippet process's environment, so the driver knows its own
+
+
+def _ours(pid: int) -> bool:
+    return processes.environment_of(pid).get(MARK) == str(os.getpid())
+
+
 def _kill(job: Job) -> None:
+    """Stop a running file: SIGTERM to its process group (the runner ends what it started), then SIGKILL."""
     if job.proc is None:
         return
     for sig, wait in ((signal.SIGTERM, KILL_GRACE_S), (signal.SIGKILL, 30.0)):
         try:
             os.killpg(job.proc.pid, sig)
-        except ProcessLookupError:
+        except (ProcessLookupError, PermissionError):
             pass
         try:
             job.proc.wait(wait)
@@ -218,13 +219,15 @@ def _kill(job: Job) -> None:
             continue
 
 
-def _reap(job: Job) -> None:
-    """Kill whatever the file left running (compile workers, torchrun ranks)."""
+def _reap(job: Job, running: list[Job]) -> None:
+    """Once a file ended: kill whatever it left (compile workers, torchrun ranks, orphans we adopted)."""
     try:
         os.killpg(job.proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
+    processes.end_descendants(skip={r.proc.pid for r in running if r is not job and r.proc}, only=_ours)
     job.log.close()
+    job.sandbox.remove()
 
 
 def _result(job: Job) -> dict | None:
@@ -257,20 +260,33 @@ def _last_output(job: Job, result: dict | None) -> str:
     return f"\n      last output:\n{tail}" if tail else ""
 
 
-def _finish(job: Job, report: Report) -> None:
+def _store(job: Job, result: dict) -> tuple[str, str]:
+    """Write the file's output; returns its path (relative to the root) and the digest of what was written."""
+    capture = store.Capture(
+        snippet=job.snippet.path, inputs=freshness.inputs(job.snippet), packages=result.get("packages", {}),
+        environment={**job.environment, "side_by_side": job.side_by_side},
+        captured_at=datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        cells=tuple(store.CellRecord(c["name"], tuple(c["outputs"]), c["wall_time_s"]) for c in result["cells"]),
+    )
+    text = store.dumps(capture)
+    path = store.output_path(job.root / job.snippet.path)
+    store.write_atomic(path, text)
+    return str(store.output_path(job.snippet.path)), store.sha256_text(text)
+
+
+def _finish(job: Job, report: Report) -> tuple[str, str] | None:
+    """Report how a file ended; store its output if it ended well (returns what was written)."""
     rc = job.proc.returncode
     elapsed = time.monotonic() - job.started
     result = _result(job)
+    for left in (result or {}).get("leftovers", []):
+        report.add("note", f"{job.snippet.path}: cell '{left['cell']}' left {left['what']} running; "
+                           "it was ended with the file")
     if rc == 0 and result and result.get("status") == "complete":
-        capture = store.Capture(
-            snippet=job.snippet.path, source_sha256=job.snippet.sha256, environment=job.environment,
-            captured_at=datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-            cells=tuple(store.CellRecord(c["name"], tuple(c["outputs"]), c["wall_time_s"]) for c in result["cells"]),
-        )
-        store.save(capture, store.output_path(job.root / job.snippet.path))
+        written = _store(job, result)
         report.captured += 1
-        report.add("ok", f"{job.snippet.path}  {elapsed:.1f} s, {len(capture.cells)} cells")
-        return
+        report.add("ok", f"{job.snippet.path}  {elapsed:.1f} s, {len(result['cells'])} cells")
+        return written
     where, cell = _where(job, result)
     failure = (result or {}).get("failure")
     if failure and failure["kind"] == "exception":
@@ -288,6 +304,7 @@ def _finish(job: Job, report: Report) -> None:
         report.add("FAIL", f"{where}: {cell} exited with status {rc} after {elapsed:.1f} s"
                            f"{_last_output(job, result)}")
     report.kept(job)
+    return None
 
 
 def _indent(text: str) -> str:
@@ -305,6 +322,25 @@ def _timed_out(job: Job, report: Report, timeout: float) -> None:
 
 # ---- the command --------------------------------------------------------------------
 
+class Interrupted(Exception):
+    """A signal asked the capture to stop (Ctrl-C, SIGTERM from a cancelled CI job, SIGHUP)."""
+
+    def __init__(self, signum: int):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+def _raise_interrupt(signum, frame):
+    raise Interrupted(signum)
+
+
+def _still_stopping(signum, frame):
+    print(f"({signal.Signals(signum).name} again: still ending the snippet processes, one moment)", flush=True)
+
+
 def capture(paths: list[str], root: Path, *, force: bool = False, jobs: int | None = None,
             shard_spec: str | None = None, timeout_scale: float = 1.0, machine_env: dict | None = None) -> int:
     """Capture the snippet files under paths; returns the process exit status."""
@@ -316,24 +352,20 @@ def capture(paths: list[str], root: Path, *, force: bool = False, jobs: int | No
         return 2
     machine_env = machine_env or machine_environment()
     max_jobs = jobs or max(1, min(8, (os.cpu_count() or 2) // 2))
-    work_root = Path(tempfile.mkdtemp(prefix="tcguide-capture-"))
-    pending = _plan(files, root, machine_env, force, work_root, report)
-    scheduler = Scheduler(machine_env.get("gpu_count", 0), max_jobs)
     threads = max(1, (os.cpu_count() or 2) // max_jobs)  # Inductor's compile workers per file
-    interrupted = _run(pending, scheduler, threads, timeout_scale, report)
-    if not report.failed:
-        shutil.rmtree(work_root, ignore_errors=True)
+    machine_env = {**machine_env, "compile_threads": threads}
+    pending = _plan(files, root, machine_env, force, report)
+    run = Run(root, Scheduler(machine_env.get("gpu_count", 0), max_jobs), threads, timeout_scale, report)
+    status = run.run(pending)
     summary = f"{report.captured} captured, {report.skipped} unchanged, {report.failed} failed"
-    print(summary + (f" (logs kept in {work_root})" if report.failed else ""), flush=True)
-    if interrupted:
-        return 130
-    return 1 if report.failed else 0
+    print(summary + (f" (logs kept in {run.work_root})" if run.work_root.exists() else ""), flush=True)
+    return status
 
 
-def _plan(files: list[Path], root: Path, machine_env: dict, force: bool, work_root: Path,
-          report: Report) -> list[Job]:
+def _plan(files: list[Path], root: Path, machine_env: dict, force: bool, report: Report) -> list[Job]:
     """The files that need running, in the order to start them; reports the others."""
     gpu_count = machine_env.get("gpu_count", 0)
+    installed = freshness.installed_versions()
     pending: list[Job] = []
     for path in files:
         try:
@@ -342,63 +374,117 @@ def _plan(files: list[Path], root: Path, machine_env: dict, force: bool, work_ro
             report.add("ERROR", str(exc))
             continue
         env = file_environment(machine_env, snippet_file.requirements)
+        existing = existing_output(snippet_file, root)
         if snippet_file.requirements.gpus > gpu_count:
-            existing = existing_output(snippet_file, root)
-            kept = existing is not None and existing.source_sha256 == snippet_file.sha256
+            kept = existing is not None and not freshness.stale(snippet_file, existing)
             report.add("skip" if kept else "FAIL",
                        f"{path}  needs {snippet_file.requirements.gpus} GPU(s), this machine has {gpu_count}; "
                        "its last output is kept — capture it on a machine with enough GPUs")
             report.skipped += kept
             continue
-        if not force and is_fresh(snippet_file, env, root):
+        if not force and existing is not None and not freshness.stale(snippet_file, existing, env, installed):
             report.skipped += 1
             report.add("skip", f"{path}  unchanged since its capture")
             continue
-        pending.append(Job(snippet_file, env, work_root / str(path).replace(os.sep, "__"), root))
+        pending.append(Job(snippet_file, env, Path(str(path).replace(os.sep, "__")), root))
     # Shared files first: they run side by side and finish soon; exclusive (timing) files then
     # take whole GPUs one after another, shortest timeout first, so most results land early.
     pending.sort(key=lambda j: (j.req.exclusive, j.req.timeout))
     return pending
 
 
-def _run(pending: list[Job], scheduler: Scheduler, threads: int, timeout_scale: float, report: Report) -> bool:
-    """Run the jobs to the end; returns whether the run was interrupted."""
-    running: list[Job] = []
-    previous = signal.signal(signal.SIGTERM, _raise_interrupt)
-    try:
-        while pending or running:
+class Run:
+    """One capture run: starts, watches and stops the jobs, and owns their scratch folders."""
+
+    def __init__(self, root: Path, scheduler: Scheduler, threads: int, timeout_scale: float, report: Report):
+        self.root, self.scheduler, self.threads = root, scheduler, threads
+        self.timeout_scale, self.report = timeout_scale, report
+        self.running: list[Job] = []
+        self.written: dict[str, str] = {}
+        self.work_root = Path(tempfile.mkdtemp(prefix="tcguide-capture-"))
+
+    def run(self, pending: list[Job]) -> int:
+        """Run the jobs to the end; returns the exit status (130 when interrupted)."""
+        status = 0
+        processes.adopt_orphans()
+        previous = {signum: signal.signal(signum, _raise_interrupt) for signum in STOP_SIGNALS}
+        before = snapshot(self.root)
+        try:
+            tooling = copy_tooling(self.work_root)
+            self._loop(pending, tooling)
+        except Interrupted as stop:
+            for signum in STOP_SIGNALS:
+                signal.signal(signum, _still_stopping)
+            print(f"{stop}: stopping every snippet file", flush=True)
+            self._stop_all(pending)
+            status = 130
+        except BaseException:
+            for signum in STOP_SIGNALS:
+                signal.signal(signum, _still_stopping)
+            self._stop_all(pending)
+            print("internal error in the capture driver; every snippet process was ended", file=sys.stderr)
+            traceback.print_exc()
+            status = 70
+        finally:
+            for signum in STOP_SIGNALS:
+                signal.signal(signum, _still_stopping)
+            self._stop_all([])
+            for name in changed(self.root, before, self.written):
+                self.report.add("ERROR", f"{name}: changed while snippet files ran, not by the capture — a snippet "
+                                         "wrote into the checkout; look at it with git diff and restore it")
+            self._tidy()
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
+            processes.adopt_orphans(False)
+        return status or (1 if self.report.failed else 0)
+
+    def _loop(self, pending: list[Job], tooling: Path) -> None:
+        while pending or self.running:
             for job in list(pending):
-                ids = scheduler.place(job, running)
+                ids = self.scheduler.place(job, self.running)
                 if ids is not None:
                     job.gpu_ids = ids
-                    _start(job, scheduler, threads)
+                    job.workdir = self.work_root / job.workdir
                     pending.remove(job)
-                    running.append(job)
+                    self.running.append(job)
+                    _start(job, self.scheduler, self.threads, tooling)
             time.sleep(POLL_S)
-            for job in list(running):
-                timeout = job.req.timeout * timeout_scale
+            for job in list(self.running):
+                job.side_by_side = max(job.side_by_side, len(self.running) - 1)
+                timeout = job.req.timeout * self.timeout_scale
                 if job.proc.poll() is not None:
-                    _reap(job)
-                    _finish(job, report)
-                    running.remove(job)
+                    self._end(job)
+                    written = _finish(job, self.report)
+                    if written:
+                        self.written[written[0]] = written[1]
+                        shutil.rmtree(job.workdir, ignore_errors=True)
                 elif time.monotonic() - job.started > timeout:
                     _kill(job)
-                    _reap(job)
-                    _timed_out(job, report, timeout)
-                    running.remove(job)
-    except KeyboardInterrupt:
-        for job in running:
+                    self._end(job)
+                    _timed_out(job, self.report, timeout)
+
+    def _end(self, job: Job) -> None:
+        self.running.remove(job)
+        _reap(job, self.running)
+
+    def _stop_all(self, pending: list[Job]) -> None:
+        """Stop every running file, saying where each one was; name the files never started."""
+        for job in list(self.running):
             _kill(job)
-            _reap(job)
-            where, cell = _where(job, _result(job))
-            report.add("FAIL", f"{where}: interrupted in {cell}; its last good output is kept")
+            self._end(job)
+            result = _result(job)
+            where, cell = _where(job, result)
+            self.report.add("FAIL", f"{where}: interrupted in {cell} of {job.snippet.path}; "
+                            + ("its last good output is kept" if job.has_output else "it has no earlier output"))
         for job in pending:
-            report.add("FAIL", f"{job.snippet.path}: not started (interrupted)")
-        return True
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-    return False
+            self.report.add("FAIL", f"{job.snippet.path}: not started (interrupted)")
+        pending.clear()
+        processes.end_descendants(only=_ours)
 
-
-def _raise_interrupt(signum, frame):
-    raise KeyboardInterrupt
+    def _tidy(self) -> None:
+        """Leave no scratch behind: only failed files' logs stay, and the work folder only if it holds some."""
+        shutil.rmtree(self.work_root / "tooling", ignore_errors=True)
+        for leftover in self.work_root.glob("*.sandbox"):
+            shutil.rmtree(leftover, ignore_errors=True)
+        if not self.report.failed or not any(self.work_root.iterdir()):
+            shutil.rmtree(self.work_root, ignore_errors=True)

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from tcguide import freshness, store
 from tcguide import snippet as snippets
-from tcguide import store
 from tcguide.errors import GuideError
 
 
@@ -61,13 +61,12 @@ class Catalog:
         if not out.exists():
             return None, GuideError(snippet_file.path, None, "has no captured output", recapture)
         try:
-            found = store.load(out)
+            found = store.load(out, f"{self.folder}/{store.output_path(name)}")
         except GuideError as exc:
             return None, exc
-        if found.source_sha256 != snippet_file.sha256:
-            return found, GuideError(
-                snippet_file.path, None,
-                f"changed since its output was captured on {found.captured_at[:10]} (the output is stale)", recapture)
+        reason = freshness.stale(snippet_file, found)
+        if reason:
+            return found, GuideError(snippet_file.path, None, reason, recapture)
         for cell in snippet_file.cells:
             record = found.cell(cell.name)
             if record is None:

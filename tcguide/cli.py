@@ -12,17 +12,29 @@ from pathlib import Path
 from tcguide.errors import GuideError
 
 
+def project_root(start: Path) -> Path:
+    """The checkout the command works on: the nearest folder up from start with a snippets/ folder
+    beside mkdocs.yml (or, failing that, with a snippets/ folder), so it can run from any subfolder."""
+    folders = [start, *start.parents]
+    for marker in ("mkdocs.yml", None):
+        for folder in folders:
+            if (folder / "snippets").is_dir() and (marker is None or (folder / marker).is_file()):
+                return folder
+    return start
+
+
 def _capture(args) -> int:
     from tcguide.capture import capture
 
-    return capture(args.paths or ["snippets"], Path.cwd(), force=args.force, jobs=args.jobs,
+    root = project_root(Path.cwd().resolve())
+    return capture(args.paths or [str(root / "snippets")], root, force=args.force, jobs=args.jobs,
                    shard_spec=args.shard, timeout_scale=args.timeout_scale)
 
 
 def _check(args) -> int:
     from tcguide.check import check
 
-    problems = check(Path.cwd(), args.docs, args.snippets)
+    problems = check(project_root(Path.cwd().resolve()), args.docs, args.snippets)
     for problem in problems:
         print(problem)
     print(f"{len(problems)} problem(s)" if problems else "every embedded cell has a fresh captured output")

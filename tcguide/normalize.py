@@ -7,15 +7,22 @@ and object addresses change on every run, so they are folded too.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
+import sys
 import site
 import sysconfig
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{9,16}\b")
+# A memory address, by its context: Python's "<... at 0x7f...>" reprs, "address 0x...", "ptr=0x...".
+# Other hex literals (masks, hashes, sizes in hex) are left alone.
+ADDRESS = re.compile(r"(?P<lead>\bat |\baddress |\baddr |\bpointer |\bptr[ =:]|\bdata_ptr[ =:(]|\bid )0x[0-9a-fA-F]{6,16}\b")
+# Characters that continue a path: a prefix matches only where the path ends or a folder begins.
+PATH_CHAR = r"[\w.~+-]"
+SYSTEM_PREFIXES = {"/", "/usr", "/usr/local"}  # the same on every machine: nothing to hide
 # Stack dumps printed while a cell runs (Dynamo's "user code traceback", for one) start at the
 # capture runner's own frames; readers running the file themselves never see those. A frame is
 # its "File" line and the deeper-indented lines under it, each after the same lead: the indent,
@@ -34,6 +41,10 @@ class Normalizer:
     @classmethod
     def for_this_machine(cls, root: str | Path, extra: dict[str, str] | None = None) -> "Normalizer":
         pairs: dict[str, str] = {}
+        pairs[sys.executable] = "python3"
+        pairs[os.path.realpath(sys.executable)] = "python3"
+        for prefix in {sys.prefix, sys.base_prefix, sys.exec_prefix} - SYSTEM_PREFIXES:
+            pairs[prefix] = "<prefix>"
         for path, neutral in (extra or {}).items():
             pairs[os.path.realpath(path)] = neutral
             pairs[str(path)] = neutral
@@ -54,11 +65,18 @@ class Normalizer:
                          key=lambda item: -len(item[0]))
         return cls(tuple(ordered))
 
+    @functools.cached_property
+    def _pattern(self) -> re.Pattern:
+        """All prefixes in one pattern, longest first, each only at path boundaries."""
+        alternatives = "|".join(re.escape(prefix) + ("" if prefix.endswith(os.sep) else f"(?!{PATH_CHAR})")
+                                for prefix, _ in self.replacements)
+        return re.compile(rf"(?<!{PATH_CHAR})(?:{alternatives})")
+
     def __call__(self, text: str) -> str:
-        for prefix, neutral in self.replacements:
-            if prefix in text:
-                text = text.replace(prefix, neutral)
-        return TOOLING_FRAME.sub("", ADDRESS.sub("0x…", text))
+        if self.replacements:
+            neutral = dict(self.replacements)
+            text = self._pattern.sub(lambda m: neutral[m.group()], text)
+        return TOOLING_FRAME.sub("", ADDRESS.sub(lambda m: m["lead"] + "0x…", text))
 
 
 def _site_dirs() -> list[str]:

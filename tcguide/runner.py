@@ -1,44 +1,110 @@
 """Child process: run one snippet file cell by cell and record what each cell did.
 
-Started by the capture driver as ``python3 -m tcguide.runner SNIPPET RESULT WORKDIR``
-(or under torchrun, once per GPU; only rank 0 records). Per cell it records, in
-order: stdout and stderr as one interleaved stream (file descriptors 1 and 2 both
-point at one file while the cell runs, so output of C code and child processes is
-caught too), warnings, matplotlib figures as SVG, any exception with its traceback,
-and wall time. The result file is rewritten atomically after every cell, so the
-driver knows how far a file got even when it crashed or hung.
+Started by the capture driver as ``python3 -m tcguide.runner SNIPPET DISPLAY RESULT LOGS``
+(or under torchrun, once per GPU; only rank 0 records), in the file's own scratch
+folder, from a copy of the snippet. Per cell it records, in order: stdout and stderr
+as one interleaved stream (file descriptors 1 and 2 both point at one file while the
+cell runs, so output of C code and child processes is caught too), warnings,
+matplotlib figures as SVG, any exception with its traceback, and wall time, all
+tidied and capped (``terminal``) and with machine paths neutralised (``normalize``).
+The result file is rewritten atomically after every cell, so the driver knows how far
+a file got even when it crashed or hung.
+
+Nothing the file starts outlives it. The runner adopts every orphaned descendant (it
+is a child subreaper), dies with its parent (a parent-death signal, and a guard
+thread watching for a new parent), and when the last cell is done it ends every
+process and thread still running, recording which cell started each.
 """
 
 from __future__ import annotations
 
 import ast
+import atexit
 import builtins
 import faulthandler
 import io
 import json
 import os
 import random
+import signal
 import sys
+import threading
 import time
 import traceback
 import types
 import warnings
 from pathlib import Path
 
+from tcguide import processes, terminal
 from tcguide import snippet as snippets
 from tcguide.normalize import Normalizer
 from tcguide.store import write_atomic
 
 SEED = 0
+LOG_READ_BYTES = 4 * terminal.CELL_BYTES  # of a longer log, only its start and end are read
+GUARD_POLL_S = 0.2
 
+
+# ---- processes and threads the file starts -------------------------------------------
+
+def _stop(signum, frame) -> None:
+    """SIGTERM or SIGHUP (the driver stopping, or dying): end everything the file started, then exit."""
+    processes.end_descendants()
+    os._exit(128 + signum)
+
+
+def _guard(parent: int) -> None:
+    """Watch for the parent's death (a missed or delayed signal); then end everything."""
+    while os.getppid() == parent:
+        time.sleep(GUARD_POLL_S)
+    processes.end_descendants()
+    os._exit(128 + signal.SIGKILL)
+
+
+def hold_on_to_children() -> None:
+    parent = os.getppid()
+    processes.adopt_orphans()  # orphans (a double fork, setsid) become our children
+    processes.die_with_parent()
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, _stop)
+    if os.getppid() != parent or parent == 1:  # the parent died before the signal was armed
+        os._exit(128 + signal.SIGKILL)
+    threading.Thread(target=_guard, args=(parent,), name="tcguide-guard", daemon=True).start()
+
+
+class Leftovers:
+    """Which cell started each thread and process that is still running."""
+
+    def __init__(self):
+        self.threads = {t.ident for t in threading.enumerate()}
+        self.pids: dict[int, str] = {}
+        self.started: dict[int, str] = {}
+
+    def after(self, cell: str) -> None:
+        for thread in threading.enumerate():
+            if thread.ident not in self.threads and thread.ident not in self.started:
+                self.started[thread.ident] = cell
+        for pid in processes.descendants(os.getpid()):
+            self.pids.setdefault(pid, cell)
+
+    def running(self) -> list[dict]:
+        found = [{"cell": self.started[t.ident], "what": f"thread {t.name!r}" + (" (daemon)" if t.daemon else "")}
+                 for t in threading.enumerate() if t.ident in self.started and t.is_alive()]
+        for pid in processes.descendants(os.getpid()):
+            found.append({"cell": self.pids.get(pid, "(after the last cell)"),
+                          "what": f"process {pid}: {processes.command_line(pid)}"})
+        return found
+
+
+# ---- one cell -----------------------------------------------------------------------
 
 class Recorder:
     """Keeps the result document and rewrites it after every change."""
 
-    def __init__(self, path: str | None, snippet_file: snippets.SnippetFile):
+    def __init__(self, path: str | None, display: str):
         self.path = path
-        self.doc = {"snippet": snippet_file.path, "source_sha256": snippet_file.sha256,
-                    "status": "running", "current": None, "cells": [], "failure": None}
+        self.doc = {"snippet": display, "status": "running", "current": None, "cells": [], "failure": None,
+                    "leftovers": [], "packages": {}}
 
     def update(self, **changes) -> None:
         self.doc.update(changes)
@@ -60,19 +126,33 @@ def _seed_everything(source: str) -> None:
 
 
 def _matches(exc: BaseException, expected: str) -> bool:
+    """The exception is (a subclass of) the declared Exception subclass."""
     for cls in type(exc).__mro__:
+        if not issubclass(cls, Exception):
+            return False  # SystemExit, KeyboardInterrupt and BaseException itself never count
         if expected in (cls.__name__, cls.__qualname__, f"{cls.__module__}.{cls.__qualname__}"):
             return True
     return False
 
 
-def _format_exception(exc: BaseException, snippet_path: str, normalize) -> dict:
+class Tidy:
+    """Terminal semantics, machine paths neutralised, and the file's caps, in that order."""
+
+    def __init__(self, normalize: Normalizer):
+        self.normalize = normalize
+        self.budget = terminal.Budget()
+
+    def __call__(self, text: str) -> str:
+        return self.budget.fit(self.normalize(terminal.tidy(text)))
+
+
+def _format_exception(exc: BaseException, snippet_path: str, tidy: Tidy) -> dict:
     tb = exc.__traceback__
     while tb is not None and tb.tb_frame.f_code.co_filename != snippet_path:
         tb = tb.tb_next  # drop the runner's own frames
     lines = traceback.format_exception(type(exc), exc, tb)
     return {"output_type": "error", "ename": type(exc).__name__,
-            "evalue": normalize(str(exc)), "traceback": normalize("".join(lines))}
+            "evalue": tidy(str(exc)), "traceback": tidy("".join(lines))}
 
 
 def _figures() -> list[dict]:
@@ -85,7 +165,13 @@ def _figures() -> list[dict]:
     for number in pyplot.get_fignums():
         buffer = io.StringIO()
         pyplot.figure(number).savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None})
-        found.append({"output_type": "display_data", "data": {"image/svg+xml": buffer.getvalue()}})
+        svg = buffer.getvalue()
+        if len(svg.encode("utf-8")) > terminal.FIGURE_BYTES:
+            found.append({"output_type": "stream", "name": "stdout",
+                          "text": f"[figure {number} not stored: {len(svg):,} bytes of SVG, over the cap of "
+                                  f"{terminal.FIGURE_BYTES:,} cut by capture]\n"})
+        else:
+            found.append({"output_type": "display_data", "data": {"image/svg+xml": svg}})
     pyplot.close("all")
     return found
 
@@ -112,13 +198,25 @@ class _Streams:
         return False
 
     def text(self) -> str:
-        return self.log_path.read_bytes().decode("utf-8", "replace")
+        """The log as text; of a huge log only its start and its end are read."""
+        with open(self.log_path, "rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if size <= LOG_READ_BYTES:
+                return handle.read().decode("utf-8", "replace")
+            head = handle.read(LOG_READ_BYTES // 2)
+            handle.seek(size - LOG_READ_BYTES // 2)
+            tail = handle.read()
+        skipped = size - len(head) - len(tail)
+        return (head.decode("utf-8", "replace") + f"\n[… {skipped:,} bytes cut here by capture: over its caps …]\n"
+                + tail.decode("utf-8", "replace"))
 
 
-def _run_cell(cell: snippets.Cell, snippet_path: str, namespace: dict, log: Path, normalize,
-              warnings_caught: list[dict]) -> tuple[dict, dict | None]:
+def _run_cell(cell: snippets.Cell, compiler: snippets.CellCompiler, snippet_path: str, namespace: dict, log: Path,
+              tidy: Tidy, warnings_caught: list[dict]) -> tuple[dict, dict | None]:
     """Run one cell; returns its record and, if it did not behave as declared, the failure."""
-    code = compile("\n" * cell.line + cell.source, snippet_path, "exec")  # real file name and lines
+    # Compiled on its own (the runner's __future__ imports don't leak in); the compiler keeps
+    # the __future__ flags a cell sets for the cells after it, as a script would.
+    code = compiler(cell, snippet_path)
     error = None
     started = time.perf_counter()
     with _Streams(log) as streams:
@@ -128,14 +226,14 @@ def _run_cell(cell: snippets.Cell, snippet_path: str, namespace: dict, log: Path
             error = exc
     elapsed = time.perf_counter() - started
     outputs: list[dict] = []
-    text = normalize(streams.text())
+    text = tidy(streams.text())
     if text:
         outputs.append({"output_type": "stream", "name": "stdout", "text": text})
     outputs.extend(warnings_caught)
     outputs.extend(_figures())
     failure = None
     if error is not None:
-        formatted = _format_exception(error, snippet_path, normalize)
+        formatted = _format_exception(error, snippet_path, tidy)
         formatted["expected"] = bool(cell.raises) and _matches(error, cell.raises)
         outputs.append(formatted)
         if not formatted["expected"]:
@@ -149,14 +247,35 @@ def _run_cell(cell: snippets.Cell, snippet_path: str, namespace: dict, log: Path
     return {"name": cell.name, "outputs": outputs, "wall_time_s": elapsed}, failure
 
 
-def run(snippet_path: str, result_path: str, workdir: str) -> int:
+def imported_distributions() -> dict[str, str]:
+    """Name and version of every installed distribution the file imported (torch, numpy, ...)."""
+    from importlib import metadata
+
+    owners = metadata.packages_distributions()
+    found = {}
+    for module in {name.split(".")[0] for name in list(sys.modules)}:
+        for dist in owners.get(module, ()):
+            if dist != "tcguide":
+                try:
+                    found[dist] = metadata.version(dist)
+                except metadata.PackageNotFoundError:
+                    pass
+    return dict(sorted(found.items()))
+
+
+# ---- the file -------------------------------------------------------------------------
+
+def run(snippet_path: str, display: str, result_path: str, logs: str) -> int:
+    hold_on_to_children()
     rank = int(os.environ.get("RANK", "0"))
-    snippet_file = snippets.load(snippet_path)
-    normalize = Normalizer.for_this_machine(os.getcwd(), extra={workdir: "<work>"})
-    recorder = Recorder(result_path if rank == 0 else None, snippet_file)
+    snippet_file = snippets.load(snippet_path, display)
+    tooling = str(Path(__file__).resolve().parent.parent)
+    normalize = Normalizer.for_this_machine(os.getcwd(), extra={tooling: "<tooling>", logs: "<logs>"})
+    tidy = Tidy(normalize)
+    recorder = Recorder(result_path if rank == 0 else None, display)
     for stream in (sys.stdout, sys.stderr):
         stream.reconfigure(write_through=True)
-    faulthandler.enable()  # a segfault prints the Python stack into the cell's log
+    faulthandler.enable(all_threads=False)  # a segfault prints the crashing stack into the cell's log
 
     main = types.ModuleType("__main__")  # so pickle finds classes defined in cells
     main.__dict__.update({"__file__": snippet_path, "__builtins__": builtins})
@@ -169,28 +288,39 @@ def run(snippet_path: str, result_path: str, workdir: str) -> int:
 
     def record_warning(message, category, filename, lineno, file=None, line=None):
         caught.append({"output_type": "warning", "category": category.__name__,
-                       "message": normalize(str(message)), "filename": normalize(str(filename)),
-                       "lineno": lineno})
+                       "message": tidy(str(message)), "filename": normalize(str(filename)), "lineno": lineno})
 
     warnings.showwarning = record_warning
+    compiler = snippets.CellCompiler()
+    leftovers = Leftovers()
     cells: list[dict] = []
+    status = 0
     for index, cell in enumerate(snippet_file.cells):
         log = f"rank{rank}-cell{index}.log"
         recorder.update(current={"name": cell.name, "line": cell.line, "log": log})
         caught.clear()
-        record, failure = _run_cell(cell, snippet_path, main.__dict__, Path(workdir) / log, normalize, caught)
+        record, failure = _run_cell(cell, compiler, snippet_path, main.__dict__, Path(logs) / log, tidy, caught)
         cells.append(record)
+        leftovers.after(cell.name)
         if failure:
             recorder.update(cells=cells, status="failed", failure=failure)
-            return 1
+            status = 1
+            break
         recorder.update(cells=cells)
-    recorder.update(status="complete", current=None)
-    return 0
+    # The end of a script: its exit handlers run (torch's stop its compile workers); whatever still
+    # runs after that is recorded, then ended. Non-daemon threads are not waited for.
+    atexit._run_exitfuncs()
+    running = leftovers.running()
+    processes.end_descendants()
+    recorder.update(leftovers=running, packages=imported_distributions(),
+                    **({} if status else {"status": "complete", "current": None}))
+    sys.stdout.flush(); sys.stderr.flush()
+    os._exit(status)
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 3:
-        print("usage: python3 -m tcguide.runner SNIPPET RESULT WORKDIR", file=sys.stderr)
+    if len(argv) != 4:
+        print("usage: python3 -m tcguide.runner SNIPPET DISPLAY RESULT LOGS", file=sys.stderr)
         return 2
     return run(*argv)
 

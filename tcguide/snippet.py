@@ -7,6 +7,7 @@ A snippet file looks like this (the jupytext "percent" format)::
     # timeout = 300       # seconds for the whole file
     # exclusive = true    # its timings need the GPU(s) to itself
     # launcher = "python" # or "torchrun": one process per GPU, rank 0 recorded
+    # depends = ["data/prices.csv"]  # data files it reads, beside it in snippets/
     # ///
 
     # %% setup
@@ -16,14 +17,20 @@ A snippet file looks like this (the jupytext "percent" format)::
     torch.ones(2) @ torch.ones(3)
 
 Cell names are lower-case words joined by ``-``; ``raises`` names the exception
-(its class name or dotted path) that the cell is expected to raise.
+(its class name or dotted path, an ``Exception`` subclass) that the cell is expected
+to raise. The capture block, if any, comes before the first cell, once. Every cell
+must compile on its own (with the ``__future__`` imports of the cells before it), so
+a cell that doesn't is reported at parse time as ``path:line``.
 """
 
 from __future__ import annotations
 
+import __future__
 import ast
+import functools
 import hashlib
 import json
+import operator
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -40,6 +47,12 @@ META_ITEM = re.compile(r"(?P<key>[a-z_]+)=(?P<value>\S+)")
 HEADER_OPEN, HEADER_CLOSE = "# /// capture", "# ///"
 CELL_KEYS = {"raises"}
 LAUNCHERS = ("python", "torchrun")
+# Names that a cell may not declare: not Exception subclasses, so "expecting" them would hide
+# an interrupt, an exit or anything at all.
+NOT_EXCEPTIONS = {"object", "BaseException", "SystemExit", "KeyboardInterrupt", "GeneratorExit",
+                  "BaseExceptionGroup", "CancelledError"}
+FUTURE_FLAGS = functools.reduce(operator.or_, (getattr(__future__, name).compiler_flag
+                                               for name in __future__.all_feature_names))
 REMEDY_MARKER = 'write it as "# %% cell-name" or "# %% cell-name raises=\\"ValueError\\""'
 
 
@@ -51,6 +64,7 @@ class Requirements:
     timeout: int = 300
     exclusive: bool = False
     launcher: str = "python"
+    depends: tuple[str, ...] = ()  # data files it reads, relative to its folder
 
 
 @dataclass(frozen=True)
@@ -69,24 +83,53 @@ class Cell:
 @dataclass(frozen=True)
 class SnippetFile:
     path: str  # as given, relative to the project root where possible
-    sha256: str
+    sha256: str  # of the file's own bytes
     requirements: Requirements
     cells: tuple[Cell, ...] = field(default_factory=tuple)
+    # What else it reads from the snippets tree, by display path: (file on disk, its sha256).
+    helpers: dict[str, tuple[Path, str]] = field(default_factory=dict)  # modules and packages it imports
+    depends: dict[str, tuple[Path, str]] = field(default_factory=dict)  # data files it declares
 
     def cell(self, name: str) -> Cell | None:
         return next((c for c in self.cells if c.name == name), None)
 
 
-def source_hash(data: bytes, local_modules: list[Path] = ()) -> str:
-    """Hash of a snippet's bytes and of the sibling modules it imports (their change makes it stale)."""
-    digest = hashlib.sha256(data)
-    for module in sorted(local_modules):
-        digest.update(b"\0" + module.name.encode() + b"\0" + module.read_bytes())
-    return digest.hexdigest()
+class CellCompiler:
+    """Compiles cells one by one as a script's parts: nothing of the caller's compiler flags
+    leaks in (``dont_inherit``), and the ``__future__`` imports of a cell hold for the cells after it."""
+
+    def __init__(self):
+        self.flags = 0
+
+    def __call__(self, cell: "Cell", filename: str):
+        source = "\n" * cell.line + cell.source  # so tracebacks name the file's own lines
+        code = compile(source, filename, "exec", flags=self.flags, dont_inherit=True)
+        self.flags |= code.co_flags & FUTURE_FLAGS
+        return code
 
 
-def local_imports(text: str, folder: Path, display: str) -> list[Path]:
-    """Modules beside the snippet that it imports, directly or through each other."""
+def sha256_of(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _module_files(folder: Path, dotted: str) -> list[Path]:
+    """The files of a module or package beside a snippet that 'import dotted' reads."""
+    parts, files, here = dotted.split("."), [], folder
+    for part in parts:
+        package, module = here / part / "__init__.py", here / f"{part}.py"
+        if package.is_file():
+            files.append(package)
+            here = here / part
+        elif module.is_file():
+            files.append(module)
+            break
+        else:
+            break
+    return files
+
+
+def local_imports(text: str, folder: Path, display: str) -> dict[str, Path]:
+    """Modules and packages beside the snippet that it imports, directly or through each other."""
     found: dict[str, Path] = {}
     queue = [(text, display)]
     while queue:
@@ -96,14 +139,18 @@ def local_imports(text: str, folder: Path, display: str) -> list[Path]:
         except SyntaxError as exc:
             raise GuideError(name, exc.lineno, f"syntax error: {exc.msg}", "fix the Python code") from None
         for node in ast.walk(tree):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
-                [node.module] if isinstance(node, ast.ImportFrom) and node.module and not node.level else []
-            for module in (n.split(".")[0] for n in names):
-                path = folder / f"{module}.py"
-                if module not in found and path.is_file():
-                    found[module] = path
-                    queue.append((path.read_text(encoding="utf-8"), str(Path(display).parent / path.name)))
-    return list(found.values())
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+            else:
+                names = []
+            for path in (p for n in names for p in _module_files(folder, n)):
+                shown = str(Path(display).parent / path.relative_to(folder))
+                if shown not in found:
+                    found[shown] = path
+                    queue.append((path.read_text(encoding="utf-8"), shown))
+    return found
 
 
 def load(path: str | Path, display: str | None = None) -> SnippetFile:
@@ -121,7 +168,21 @@ def load(path: str | Path, display: str | None = None) -> SnippetFile:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise GuideError(display, None, "snippet file is not UTF-8", "save it as UTF-8") from None
-    return parse(text, display, source_hash(data, local_imports(text, path.parent, display)))
+    parsed = parse(text, display, hashlib.sha256(data).hexdigest())
+    helpers = {shown: (file, sha256_of(file)) for shown, file in local_imports(text, path.parent, display).items()}
+    depends = {}
+    for name in parsed.requirements.depends:
+        file = (path.parent / name).resolve()
+        shown = str(Path(display).parent / name)
+        if not file.is_relative_to(path.parent.resolve()) or not file.is_file():
+            raise GuideError(display, _line_of(text, name), f"depends names {name!r}, which is not a file beside it",
+                             "name data files in the snippet's own folder (or below it)")
+        depends[shown] = (file, sha256_of(file))
+    return SnippetFile(parsed.path, parsed.sha256, parsed.requirements, parsed.cells, helpers, depends)
+
+
+def _line_of(text: str, needle: str) -> int | None:
+    return next((n for n, line in enumerate(text.splitlines(), start=1) if needle in line), None)
 
 
 def parse(text: str, path: str, sha256: str = "") -> SnippetFile:
@@ -157,6 +218,13 @@ def parse(text: str, path: str, sha256: str = "") -> SnippetFile:
     close()
     if not cells:
         raise GuideError(path, None, "no cells found", "divide the file with '# %% cell-name' lines")
+    compiler = CellCompiler()
+    for cell in cells:
+        try:
+            compiler(cell, path)
+        except SyntaxError as exc:
+            raise GuideError(path, exc.lineno or cell.line, f"cell '{cell.name}' does not compile on its own: {exc.msg}",
+                             "each cell must be complete Python; fix the code or move the cell marker") from None
     return SnippetFile(path, sha256, requirements, tuple(cells))
 
 
@@ -183,16 +251,26 @@ def _parse_marker(line: str, number: int, path: str, seen: dict[str, int]):
             raise GuideError(path, number, f"option {key} has a malformed value {raw}", 'quote it: raises="ValueError"') from None
         if not isinstance(value, str) or not re.fullmatch(r"[A-Za-z_][\w.]*", value):
             raise GuideError(path, number, f"option {key}={raw} is not an exception name", 'write raises="ValueError"')
+        if value.rsplit(".", 1)[-1] in NOT_EXCEPTIONS:
+            raise GuideError(path, number, f"raises={value} does not name an Exception subclass",
+                             "declare the exception the cell really raises, e.g. raises=\"ValueError\"")
         meta[key] = value
     return number, name, meta.get("raises")
 
 
 def _parse_header(lines: list[str], path: str) -> tuple[Requirements, int]:
     """Parse the optional '# /// capture' block; returns requirements and where the body starts."""
-    start = next((i for i, l in enumerate(lines) if l.strip() == HEADER_OPEN), None)
+    opens = [i for i, l in enumerate(lines) if l.strip() == HEADER_OPEN]
     first_marker = next((i for i, l in enumerate(lines) if MARKER.match(l)), len(lines))
-    if start is None or start > first_marker:
+    if not opens:
         return Requirements(), 0
+    start = opens[0]
+    if start > first_marker:
+        raise GuideError(path, start + 1, "'# /// capture' block after the first cell",
+                         "move it to the top of the file, before the first '# %%' line")
+    if len(opens) > 1:
+        raise GuideError(path, opens[1] + 1, f"second '# /// capture' block (the first is on line {start + 1})",
+                         "merge the settings into one block at the top")
     end = next((i for i in range(start + 1, len(lines)) if lines[i].strip() == HEADER_CLOSE), None)
     if end is None:
         raise GuideError(path, start + 1, "'# /// capture' block is never closed", "end it with a '# ///' line")
@@ -216,14 +294,15 @@ def _toml_line(message: str) -> int:
 
 
 def _requirements(table: dict, path: str, line: int) -> Requirements:
-    types = {"gpus": int, "timeout": int, "exclusive": bool, "launcher": str}
-    nouns = {int: "whole number", bool: "boolean (true or false)", str: "quoted string"}
+    types = {"gpus": int, "timeout": int, "exclusive": bool, "launcher": str, "depends": list}
+    nouns = {int: "whole number", bool: "boolean (true or false)", str: "quoted string",
+             list: "list of quoted file names"}
     for key, value in table.items():
         if key not in types:
             raise GuideError(path, line, f"unknown capture setting '{key}'", f"known settings: {', '.join(types)}")
-        if type(value) is not types[key]:
+        if type(value) is not types[key] or (key == "depends" and not all(isinstance(v, str) for v in value)):
             raise GuideError(path, line, f"capture setting '{key}' must be a {nouns[types[key]]}, not {value!r}")
-    req = Requirements(**table)
+    req = Requirements(**{**table, "depends": tuple(table.get("depends", ()))})
     if req.launcher not in LAUNCHERS:
         raise GuideError(path, line, f"unknown launcher {req.launcher!r}", f"use one of: {', '.join(LAUNCHERS)}")
     if req.timeout <= 0 or req.gpus < 0:

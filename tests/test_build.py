@@ -1,5 +1,6 @@
 """Real MkDocs builds: a small synthetic site, and the guide itself."""
 
+import dataclasses
 import json
 import shutil
 import subprocess
@@ -10,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from tcguide import store
-from tcguide.snippet import source_hash
+from tcguide import freshness
+from tcguide.snippet import load
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = """\
@@ -38,7 +40,8 @@ def site(tmp_path) -> Path:
     (tmp_path / "mkdocs.yml").write_text(CONFIG)
     (tmp_path / "docs" / "index.md").write_text("# Page\n\n[[cell a.py#hello]]\n\n[[cell a.py#oops]]\n")
     (tmp_path / "snippets" / "a.py").write_text(SNIPPET)
-    capture = store.Capture("snippets/a.py", source_hash(SNIPPET.encode()), {"gpu": "NVIDIA H100 80GB HBM3",
+    inputs = freshness.inputs(load(tmp_path / "snippets" / "a.py", "snippets/a.py"))
+    capture = store.Capture("snippets/a.py", inputs, {"gpu": "NVIDIA H100 80GB HBM3",
                             "gpu_count": 1, "torch": "2.11.0+cu130", "cuda": "13.0"}, "2026-11-22T10:15:00Z", (
         store.CellRecord("hello", ({"output_type": "stream", "name": "stdout", "text": "hello <world>\n"},), 0.5),
         store.CellRecord("oops", ({"output_type": "error", "ename": "KeyError", "evalue": "'k'", "expected": True,
@@ -88,18 +91,41 @@ def test_broken_directives_fail_strict_with_page_and_line(site, line, words):
 
 def test_missing_corrupt_and_undeclared_outputs_fail_strict(site):
     out = site / "snippets" / "a.out.json"
-    doc = json.loads(out.read_text())
-    doc["cells"][1]["outputs"][0]["expected"] = False
-    out.write_text(json.dumps(doc))
-    result = mkdocs(site, "--strict")
-    assert "snippets/a.py:4: captured output of cell 'oops' holds an undeclared KeyError" in result.stderr
+    good = store.load(out)
+    oops = good.cells[1]
+    undeclared = dataclasses.replace(oops, outputs=(dict(oops.outputs[0], expected=False),))
+    store.save(dataclasses.replace(good, cells=(good.cells[0], undeclared)), out)
+    expect_everywhere(site, "snippets/a.py:4: captured output of cell 'oops' holds an undeclared KeyError")
     out.write_text("{ not json")
-    result = mkdocs(site, "--strict")
-    assert "snippets/a.out.json:1: captured output is corrupt JSON" in result.stderr
+    expect_everywhere(site, "snippets/a.out.json:1: captured output is corrupt JSON")
     out.unlink()
+    expect_everywhere(site, "snippets/a.py: has no captured output — recapture it with: make capture SNIPPETS=snippets/a.py")
+
+
+def expect_everywhere(site: Path, message: str) -> None:
+    """The strict build and `check` report the same problem, in the same words, without a traceback."""
+    from tcguide.check import check
+
     result = mkdocs(site, "--strict")
     assert result.returncode != 0
-    assert "snippets/a.py: has no captured output — recapture it with: make capture SNIPPETS=snippets/a.py" in result.stderr
+    assert message in result.stderr and "Traceback" not in result.stderr, result.stderr
+    assert any(message in str(problem) for problem in check(site)), check(site)
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda doc: doc["cells"][0]["outputs"][0].update(text=["hello <World>\n"]), "edited by hand — recapture"),
+    (lambda doc: doc["environment"].update(gpu="NVIDIA H200"), "edited by hand — recapture"),
+    (lambda doc: doc["cells"][0].update(wall_time_s="fast"), "cells.0.wall_time_s must be a number of seconds"),
+    (lambda doc: doc["cells"][0]["outputs"].append({"output_type": "display_data", "data": {"image/gif": "R0lG"}}),
+     "a figure is one image/svg+xml or image/png"),
+])
+def test_edited_or_invalid_outputs_fail_check_and_strict_build_alike(site, edit, message):
+    out = site / "snippets" / "a.out.json"
+    doc = json.loads(out.read_text())
+    edit(doc)
+    out.write_text(json.dumps(doc, indent=1, sort_keys=True))
+    expect_everywhere(site, "snippets/a.out.json:")
+    expect_everywhere(site, message)
 
 
 def test_the_guide_builds_strict_with_h100_provenance(guide_site):

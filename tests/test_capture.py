@@ -150,7 +150,8 @@ def test_interrupt_exits_130_and_keeps_output(project):
     proc.send_signal(signal.SIGINT)
     out, _ = proc.communicate(timeout=60)
     assert proc.returncode == 130, out
-    assert "snippets/s.py:1: interrupted in cell 'cell'; its last good output is kept" in out
+    assert "snippets/s.py:1: interrupted in cell 'cell' of snippets/s.py; its last good output is kept" in out
+    assert "before any snippet file started" not in out
     assert project.output("s.py").read_bytes() == before
 
 

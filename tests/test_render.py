@@ -10,7 +10,7 @@ ENV = {"gpu": "NVIDIA H100 80GB HBM3", "gpu_count": 1, "torch": "2.11.0+cu130", 
 
 
 def embedded(cell, outputs, wall=3.21, problem=None):
-    capture = store.Capture("snippets/s.py", "h", ENV, "2026-11-22T10:15:37Z", (store.CellRecord(cell, tuple(outputs), wall),))
+    capture = store.Capture("snippets/s.py", {}, ENV, "2026-11-22T10:15:37Z", (store.CellRecord(cell, tuple(outputs), wall),))
     return Embedded(SNIPPET, SNIPPET.cell(cell), capture, problem)
 
 

@@ -51,6 +51,15 @@ def test_no_header_means_defaults():
         ('# /// capture\n# launcher = "torchrun"\n# ///\n# %% a\nx = 1\n', 1, "needs gpus >= 1"),
         ("x = 1\n", 1, "code before the first cell marker"),
         ("# just a comment\n", None, "no cells found"),
+        ("# %% a\nx = 1\n# /// capture\n# gpus = 1\n# ///\n", 3, "'# /// capture' block after the first cell"),
+        ("# /// capture\n# gpus = 1\n# ///\n# /// capture\n# timeout = 5\n# ///\n# %% a\nx = 1\n", 4,
+         "second '# /// capture' block (the first is on line 1)"),
+        ('# %% a raises="BaseException"\nx = 1\n', 1, "raises=BaseException does not name an Exception subclass"),
+        ('# %% a raises="object"\nx = 1\n', 1, "raises=object does not name an Exception subclass"),
+        ('# %% a raises="builtins.KeyboardInterrupt"\nx = 1\n', 1, "does not name an Exception subclass"),
+        ("# %% a\nif True:\n    x = 1\n# %% b\n    y = 2\n", 5, "cell 'b' does not compile on its own: unexpected indent"),
+        ("# %% a\nx = 1\n# %% b\nreturn x\n", 4, "cell 'b' does not compile on its own: 'return' outside function"),
+        ('# /// capture\n# depends = "data.csv"\n# ///\n# %% a\nx = 1\n', 1, "'depends' must be a list"),
     ],
 )
 def test_bad_input_names_file_and_line(text, line, words):
@@ -64,21 +73,34 @@ def test_bad_input_names_file_and_line(text, line, words):
     assert str(error).startswith("snippets/bad.py")
 
 
-def test_sibling_modules_it_imports_are_part_of_its_hash(tmp_path):
-    from tcguide.snippet import load
-
-    (tmp_path / "helpers.py").write_text("K = 1\n")
-    (tmp_path / "a.py").write_text("# %% c\nfrom helpers import K\nimport json\nprint(K)\n")
-    (tmp_path / "b.py").write_text("# %% c\nprint(2)\n")
-    a, b = load(tmp_path / "a.py").sha256, load(tmp_path / "b.py").sha256
-    (tmp_path / "helpers.py").write_text("K = 2\n")
-    assert load(tmp_path / "a.py").sha256 != a
-    assert load(tmp_path / "b.py").sha256 == b
-
-
 def test_syntax_error_names_the_line(tmp_path):
     from tcguide.snippet import load
 
     (tmp_path / "a.py").write_text("# %% c\nx = (\n")
-    with pytest.raises(GuideError, match=r"a.py:2: syntax error"):
+    with pytest.raises(GuideError, match=r"a.py:2: cell 'c' does not compile on its own: '\(' was never closed"):
         load(tmp_path / "a.py", "snippets/a.py")
+
+
+def test_depends_must_name_files_beside_the_snippet(tmp_path):
+    from tcguide.snippet import load
+
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "a.py").write_text('# /// capture\n# depends = ["../secret.txt"]\n# ///\n# %% c\nx = 1\n')
+    (tmp_path / "secret.txt").write_text("s")
+    with pytest.raises(GuideError, match=r"snippets/sub/a.py:2: depends names '../secret.txt', which is not a file beside it"):
+        load(tmp_path / "sub" / "a.py", "snippets/sub/a.py")
+
+
+def test_future_imports_carry_to_later_cells_and_nothing_else_leaks_in():
+    """The tooling's own 'from __future__ import annotations' must not change snippet code; a cell's does."""
+    from tcguide.snippet import CellCompiler
+
+    sf = parse("# %% plain\ndef f(x: int): pass\n"
+               "# %% future\nfrom __future__ import annotations\ndef g(x: int): pass\n"
+               "# %% later\ndef h(x: int): pass\n", "s.py")
+    compiler, namespace = CellCompiler(), {}
+    for cell in sf.cells:
+        exec(compiler(cell, "s.py"), namespace)
+    assert namespace["f"].__annotations__ == {"x": int}  # this module has the future import; the cell doesn't
+    assert namespace["g"].__annotations__ == {"x": "int"}
+    assert namespace["h"].__annotations__ == {"x": "int"}  # as in a script, the flag holds from there on

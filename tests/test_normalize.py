@@ -1,0 +1,45 @@
+"""Machine paths and memory addresses become neutral forms, and nothing else is touched."""
+
+import os
+import sys
+
+import pytest
+
+from tcguide.normalize import Normalizer
+
+
+@pytest.fixture
+def normalize():
+    return Normalizer.for_this_machine("/work/checkout", extra={"/scratch/job": "<work>"})
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("/work/checkout/snippets/a.py", "snippets/a.py"),
+    ("cd /work/checkout && ls", "cd . && ls"),
+    ("/scratch/job/out.txt", "<work>/out.txt"),
+    ("<object object at 0x7f3a2b1c0d10>", "<object object at 0x…>"),
+    ("<function f at 0x7f3a2b1c0d10>", "<function f at 0x…>"),
+    ("tensor address 0x7f3a2b1c0d10", "tensor address 0x…"),
+])
+def test_machine_paths_and_addresses_are_neutralised(normalize, text, expected):
+    assert normalize(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "/work/checkout2/snippets/a.py",  # a sibling folder whose name starts with the checkout's
+    "/work/checkoutx",
+    "/scratch/jobs/1",
+    "x/work/checkout/y",  # the checkout's path inside another path
+    "mask = 0xdeadbeefcafe",  # a hex literal, not an address
+    "sha 0x0123456789abcdef0",
+    "ids: 140234567890123",
+])
+def test_text_that_only_looks_alike_is_left_alone(normalize, text):
+    assert normalize(text) == text
+
+
+def test_python_itself_is_neutralised():
+    normalize = Normalizer.for_this_machine("/work/checkout")
+    assert normalize(f"running {sys.executable} -c pass") == "running python3 -c pass"
+    if sys.prefix not in ("/", "/usr", "/usr/local"):
+        assert normalize(os.path.join(sys.prefix, "include")) == "<prefix>/include"
