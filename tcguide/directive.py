@@ -60,11 +60,13 @@ def lines_with_code_flag(text: str, start: int = 1):
             yield number, line, False
 
 
-def find(markdown: str, page: str) -> tuple[list[Directive], list[GuideError]]:
-    """All directives of a page in order, and errors for lines that look like a broken one."""
+def find(markdown: str, page: str, start: int = 1) -> tuple[list[Directive], list[GuideError]]:
+    """All directives of a page in order, and errors for lines that look like a broken one.
+
+    ``start`` is the file's line number of the text's first line (after front matter, say)."""
     found: list[Directive] = []
     errors: list[GuideError] = []
-    for number, line, code in lines_with_code_flag(markdown):
+    for number, line, code in lines_with_code_flag(markdown, start):
         if code:
             continue
         match = DIRECTIVE.match(line)

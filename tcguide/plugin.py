@@ -13,6 +13,7 @@ from pathlib import Path
 
 from mkdocs.config import base, config_options as c
 from mkdocs.plugins import BasePlugin
+from mkdocs.utils import meta
 
 from tcguide import directive, i18n, render
 from tcguide.catalog import Catalog
@@ -41,12 +42,13 @@ class CellsPlugin(BasePlugin[CellsConfig]):
     def on_page_markdown(self, markdown, page, config, files):
         page_path = self._page_path(page)
         lang = config.theme.get("language") or i18n.SOURCE  # mkdocs-static-i18n sets it per language built
-        found, errors = directive.find(markdown, page_path)
+        offset = _front_matter_lines(page)  # messages name the file's own lines
+        found, errors = directive.find(markdown, page_path, start=offset + 1)
         for error in errors:
             log.warning(str(error))
-        rendered = {d.line: self._render(d, page_path, lang) for d in found}
+        rendered = {d.line - offset: self._render(d, page_path, lang) for d in found}
         for error in errors:
-            rendered[error.line] = render.problem_box(error, lang)
+            rendered[error.line - offset] = render.problem_box(error, lang)
         markdown = directive.replace(markdown, rendered) if rendered else markdown
         return _after_title(markdown, self._translation_notice(page_path, lang))
 
@@ -90,6 +92,17 @@ class CellsPlugin(BasePlugin[CellsConfig]):
             return str(path.relative_to(self.project_root))
         except ValueError:
             return str(path)
+
+
+def _front_matter_lines(page) -> int:
+    """How many lines of the page's file come before the Markdown MkDocs hands to plugins:
+    its front matter, which MkDocs strips along with the blank lines after it."""
+    source = page.file.content_string
+    match = meta.YAML_RE.match(source)
+    if not match:
+        return 0
+    rest = source[match.end():]
+    return source[: match.end()].count("\n") + len(rest) - len(rest.lstrip("\n"))
 
 
 def _after_title(markdown: str, block: str) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import html
+import re
 
 from tcguide.catalog import Embedded
 from tcguide.errors import GuideError
@@ -80,13 +81,18 @@ def outputs(embedded: Embedded, lang: str) -> str:
     return "".join(parts)
 
 
+def _fence_for(code: str) -> str:
+    """A backtick fence longer than any run of backticks in the code, so no line of it can close the block."""
+    longest = max((len(run) for run in re.findall(r"`+", code)), default=0)
+    return "`" * max(3, longest + 1)
+
+
 def code_block(embedded: Embedded) -> str:
     cell = embedded.cell
     leading = len(cell.source) - len(cell.source.lstrip("\n"))
     first = cell.line + 1 + leading
     title = f"{embedded.snippet.path} · {cell.name}"
-    fence = "````" if "```" in cell.code else "```"
-    return f'{fence}python title="{title}" linenums="{first}"\n{cell.code}{fence}'
+    return f'{_fence_for(cell.code)}python title="{title}" linenums="{first}"\n{cell.code}{_fence_for(cell.code)}'
 
 
 def problem_box(error: GuideError, lang: str) -> str:

@@ -192,3 +192,54 @@ def test_malformed_translation_record_is_a_warning_with_page_and_line(bilingual)
     assert result.returncode != 0
     assert "docs/ru/index.md:3: malformed front matter" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_messages_on_a_translated_page_count_its_front_matter(bilingual):
+    from tcguide import i18n
+    from tcguide.check import check
+
+    (bilingual / "docs" / "en" / "index.md").write_text("# Home\n\n[[cell nowhere.py#cell]]\n")
+    (bilingual / "docs" / "ru" / "index.md").write_text("# Главная\n\n[[cell nowhere.py#cell]]\n")
+    i18n.stamp(i18n.Site(bilingual), "ru", "index.md")
+    line = (bilingual / "docs" / "ru" / "index.md").read_text().splitlines().index("[[cell nowhere.py#cell]]") + 1
+    assert line > 3  # the stamp put front matter above it
+    result = mkdocs(bilingual, "--strict")
+    assert f"docs/ru/index.md:{line}: [[cell nowhere.py#cell]]: snippets/nowhere.py: no such snippet file" in result.stderr
+    assert "docs/en/index.md:3: [[cell nowhere.py#cell]]" in result.stderr
+    assert any(str(p).startswith(f"docs/ru/index.md:{line}: [[cell nowhere.py#cell]]") for p in check(bilingual))
+
+
+HOSTILE = '''# %% hostile
+text = """
+````
+~~~
+</code></pre><script>alert("code")</script>
+"""
+print('<script>alert("out")</script>')
+print("```")
+'''
+
+
+def test_no_byte_of_snippet_code_or_output_becomes_live_html(tmp_path):
+    """A cell whose code holds fence lines and a script tag, and that prints one: one code block, all escaped."""
+    from tcguide.capture import capture
+    from tests.conftest import CPU_ONLY
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "snippets").mkdir()
+    (tmp_path / "mkdocs.yml").write_text(CONFIG)
+    (tmp_path / "snippets" / "h.py").write_text(HOSTILE)
+    (tmp_path / "docs" / "index.md").write_text("# Page\n\n[[cell h.py#hostile]]\n\nThe paragraph after the cell.\n")
+    assert capture([str(tmp_path / "snippets")], tmp_path, machine_env=CPU_ONLY) == 0
+    result = mkdocs(tmp_path, "--strict")
+    assert result.returncode == 0, result.stderr
+    html = page(tmp_path)
+    assert "<script>alert" not in html
+    assert "&lt;script&gt;alert(&quot;out&quot;)&lt;/script&gt;" in html  # the output, escaped
+    assert html.count('class="tcg-output"') == 1
+    body = html[html.index('<h1'):]
+    assert "<p>The paragraph after the cell.</p>" in body
+    # the whole cell is one highlighted block: its last line is inside it, before the output
+    block = body[: body.index('class="tcg-output"')]
+    assert block.count('class="highlighttable"') == 1 and "&lt;/code&gt;&lt;/pre&gt;" in block
+    assert '<span class="s2">"```"</span>' in block  # the cell's last line
