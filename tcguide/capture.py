@@ -90,14 +90,15 @@ class Report:
 
 def discover(paths: list[str], root: Path) -> list[Path]:
     """Snippet files under the given paths (files or folders), relative to the project root;
-    '_'-prefixed files are helpers. Paths outside the checkout are refused."""
+    files and folders whose name starts with '_' are helpers. Paths outside the checkout are refused."""
     found: list[Path] = []
     for raw in paths:
         path = Path(raw)
         if not path.resolve().is_relative_to(root.resolve()):
             raise GuideError(raw, None, "is outside the checkout", f"name snippet files under {root}")
         if path.is_dir():
-            found.extend(p for p in sorted(path.rglob("*.py")) if not p.name.startswith("_"))
+            found.extend(p for p in sorted(path.rglob("*.py"))
+                         if not any(part.startswith("_") for part in p.relative_to(path).parts))
         elif path.is_file():
             found.append(path)
         else:

@@ -36,7 +36,8 @@ class Catalog:
         self._captures: dict[str, tuple[store.Capture | None, GuideError | None]] = {}
 
     def files(self) -> list[str]:
-        return sorted(str(p.relative_to(self.root)) for p in self.root.rglob("*.py") if not p.name.startswith("_"))
+        return sorted(str(p.relative_to(self.root)) for p in self.root.rglob("*.py")
+                      if not any(part.startswith("_") for part in p.relative_to(self.root).parts))
 
     def snippet(self, name: str) -> snippets.SnippetFile:
         if name not in self._snippets:

@@ -2,6 +2,8 @@
 
 from pathlib import Path
 
+import pytest
+
 from tcguide.check import check
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,3 +24,69 @@ def test_committed_outputs_name_no_path_of_the_capturing_machine():
             if machine_path.search(line):
                 leaks.append(f"{out.relative_to(ROOT)}:{number}: {line.strip()[:120]}")
     assert not leaks, "\n".join(leaks)
+
+
+# ---- what makes an output stale (on small synthetic projects) ----------------------------
+
+from tcguide import freshness, store  # noqa: E402
+from tcguide.snippet import load  # noqa: E402
+from tests.conftest import CPU_ONLY  # noqa: E402
+
+
+def _stale(project, name):
+    snippet = load(project.root / "snippets" / name, f"snippets/{name}")
+    return freshness.stale(snippet, store.load(project.output(name)))
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda s: (s / "_helpers.py").write_text("K = 2\n"), "its helper module snippets/_helpers.py changed"),
+    (lambda s: (s / "_pkg" / "sub.py").write_text("J = 3\n"), "its helper module snippets/_pkg/sub.py changed"),
+    (lambda s: (s / "data.txt").write_text("other\n"), "its data file snippets/data.txt changed"),
+    (lambda s: (s / "a.py").write_text((s / "a.py").read_text() + "\n# a comment\n"), "changed since its output"),
+])
+def test_a_change_to_any_input_in_the_checkout_makes_the_output_stale(project, change, words):
+    s = project.root / "snippets"
+    (s / "_pkg").mkdir(parents=True)
+    (s / "_helpers.py").write_text("K = 1\n")
+    (s / "_pkg" / "__init__.py").write_text("")
+    (s / "_pkg" / "sub.py").write_text("J = 2\n")
+    (s / "data.txt").write_text("data\n")
+    project.snippet("a.py", """
+        # /// capture
+        # depends = ["data.txt"]
+        # ///
+        # %% c
+        from _helpers import K
+        from _pkg.sub import J
+        print(K, J, open("snippets/data.txt").read())
+        """)
+    project.snippet("b.py", "# %% c\nprint(2)\n")
+    assert project.capture() == 0
+    assert "1 2 data" in "".join(store.load(project.output("a.py")).cells[0].outputs[0]["text"])
+    assert _stale(project, "a.py") is None
+    change(s)
+    assert words in _stale(project, "a.py")
+    assert _stale(project, "b.py") is None
+
+
+def test_a_change_to_the_capture_tooling_makes_every_output_stale(project, monkeypatch):
+    project.snippet("a.py", "# %% c\nprint(1)\n")
+    assert project.capture() == 0
+    monkeypatch.setattr(freshness, "tooling_sha256", lambda: "another runner")
+    assert "the capture tooling (runner, normalisation, terminal handling) changed" in _stale(project, "a.py")
+
+
+def test_package_versions_and_environment_decide_at_capture_time(project, monkeypatch, capsys):
+    project.snippet("a.py", "# %% c\nimport yaml\nprint(yaml.__name__)\n")
+    env = dict(CPU_ONLY, driver="580.159.04")
+    assert project.capture(env=env) == 0
+    packages = store.load(project.output("a.py")).packages
+    assert packages.get("PyYAML") == freshness.installed_versions()["PyYAML"]
+    capsys.readouterr()
+    assert project.capture(env=dict(env, driver="580.200.01")) == 0  # a patch level is no reason
+    assert "skip  snippets/a.py  unchanged since its capture" in capsys.readouterr().out
+    assert project.capture(env=dict(env, driver="590.10.01")) == 0
+    assert "ok    snippets/a.py" in capsys.readouterr().out
+    monkeypatch.setattr(freshness, "installed_versions", lambda: {"PyYAML": "0.0.1"})
+    assert project.capture(env=dict(env, driver="590.10.01")) == 0
+    assert "ok    snippets/a.py" in capsys.readouterr().out
