@@ -54,3 +54,39 @@ def test_torchrun_file_runs_one_process_per_gpu_and_records_rank_zero(project):
     assert cells.cell("setup").outputs[0]["text"] == "rank 0 of 2\n"
     assert cells.cell("all-reduce").outputs[0]["text"] == "sum 3.0\n"
     assert cells.environment["gpu_count"] == 2
+
+
+def test_torchrun_ranks_end_when_the_file_times_out(project, tmp_path, capsys):
+    import time
+
+    pids = tmp_path / "pids"
+    project.snippet("hang.py", f"""
+        # /// capture
+        # gpus = 2
+        # launcher = "torchrun"
+        # timeout = 45
+        # ///
+
+        # %% hang
+        import os, time
+        with open({str(pids)!r}, "a") as f:
+            print(os.getpid(), file=f, flush=True)
+        time.sleep(600)
+        """)
+    status = project.capture("hang.py", env={"gpu_count": 2, "gpu": "test", "torch": torch.__version__})
+    assert status == 1
+    assert "snippets/hang.py:7: cell 'hang' still running after the file's timeout of 45 s" in capsys.readouterr().out
+    ranks = [int(p) for p in pids.read_text().split()]
+    assert len(ranks) == 2
+
+    def alive(pid):
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as handle:
+                return handle.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+        except OSError:
+            return False
+
+    deadline = time.monotonic() + 30
+    while any(alive(p) for p in ranks) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not any(alive(p) for p in ranks), "a torchrun rank outlived its file"
