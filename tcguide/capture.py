@@ -26,11 +26,12 @@ import sys
 import tempfile
 import time
 import traceback
+from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from tcguide import freshness, processes, store
+from tcguide import freshness, processes, shards, store
 from tcguide import snippet as snippets
 from tcguide.errors import GuideError
 from tcguide.sandbox import Sandbox, changed, copy_tooling, snapshot
@@ -104,18 +105,6 @@ def discover(paths: list[str], root: Path) -> list[Path]:
         else:
             raise GuideError(raw, None, "no such snippet file or folder", "check the path")
     return sorted({Path(p.resolve().relative_to(root.resolve())) for p in found})
-
-
-def shard(files: list[Path], spec: str | None) -> list[Path]:
-    """Keep the K-th of N shares of the files ('K/N'), to spread capture over runners."""
-    if not spec:
-        return files
-    try:
-        k, n = (int(x) for x in spec.split("/"))
-        assert 1 <= k <= n
-    except (ValueError, AssertionError):
-        raise GuideError("--shard", None, f"bad shard {spec!r}", "write it as K/N, e.g. 1/3") from None
-    return [f for i, f in enumerate(files) if i % n == k - 1]
 
 
 def machine_environment() -> dict:
@@ -343,37 +332,95 @@ def _still_stopping(signum, frame):
 
 
 def capture(paths: list[str], root: Path, *, force: bool = False, jobs: int | None = None,
-            shard_spec: str | None = None, timeout_scale: float = 1.0, machine_env: dict | None = None) -> int:
-    """Capture the snippet files under paths; returns the process exit status."""
+            shard_spec: str | None = None, timeout_scale: float = 1.0, machine_env: dict | None = None,
+            machine: str | None = None, dry_run: bool = False) -> int:
+    """Capture the snippet files under paths that belong to this runner's machine class
+    (and shard); returns the process exit status. ``dry_run`` only says what would run."""
     report = Report()
+    machine = machine or shards.project_machine(root)
     try:
-        files = shard(discover(paths, root), shard_spec)
+        if shard_spec:
+            shards.parse_spec(shard_spec)
+        files = discover(paths, root)
     except GuideError as exc:
         report.add("ERROR", str(exc))
         return 2
+    mine = _of_class(files, root, machine, report)
+    planned = shards.shard([_expected(s, root) for s in mine], shard_spec)
+    chosen = [next(s for s in mine if s.path == p.path) for p in planned]
+    if dry_run:
+        return _dry_run(planned, chosen, root, force, report)
     machine_env = machine_env or machine_environment()
     max_jobs = jobs or max(1, min(8, (os.cpu_count() or 2) // 2))
     threads = max(1, (os.cpu_count() or 2) // max_jobs)  # Inductor's compile workers per file
     machine_env = {**machine_env, "compile_threads": threads}
-    pending = _plan(files, root, machine_env, force, report)
-    run = Run(root, Scheduler(machine_env.get("gpu_count", 0), max_jobs), threads, timeout_scale, report)
-    status = run.run(pending)
-    summary = f"{report.captured} captured, {report.skipped} unchanged, {report.failed} failed"
-    print(summary + (f" (logs kept in {run.work_root})" if run.work_root.exists() else ""), flush=True)
-    return status
+    pending = _plan(chosen, root, machine_env, force, report)
+    status = 0
+    kept = ""
+    if pending:
+        expected = {p.path: p.seconds for p in planned}
+        # Shared files first, longest first: they run side by side; exclusive (timing) files
+        # then take whole GPUs one after another.
+        pending.sort(key=lambda j: (j.req.exclusive, -expected[j.snippet.path]))
+        run = Run(root, Scheduler(machine_env.get("gpu_count", 0), max_jobs), threads, timeout_scale, report)
+        status = run.run(pending)
+        kept = f" (logs kept in {run.work_root})" if run.work_root.exists() else ""
+    print(f"{report.captured} captured, {report.skipped} unchanged, {report.failed} failed{kept}", flush=True)
+    return status or (1 if report.failed else 0)
 
 
-def _plan(files: list[Path], root: Path, machine_env: dict, force: bool, report: Report) -> list[Job]:
-    """The files that need running, in the order to start them; reports the others."""
-    gpu_count = machine_env.get("gpu_count", 0)
-    installed = freshness.installed_versions()
-    pending: list[Job] = []
+def _of_class(files: list[Path], root: Path, machine: str, report: Report) -> list[snippets.SnippetFile]:
+    """The readable snippet files of this runner's machine class; reports the others."""
+    mine, others = [], Counter()
+    default = shards.project_machine(root)
     for path in files:
         try:
             snippet_file = snippets.load(root / path, str(path))
         except GuideError as exc:
             report.add("ERROR", str(exc))
             continue
+        its = snippet_file.requirements.machine or default
+        if its == machine:
+            mine.append(snippet_file)
+        else:
+            others[its] += 1
+    if others:
+        counts = ", ".join(f"{n} of {name!r}" for name, n in sorted(others.items()))
+        print(f"this runner captures machine class {machine!r}; left to other runners: {counts}", flush=True)
+    return mine
+
+
+def _expected(snippet_file: snippets.SnippetFile, root: Path) -> shards.Planned:
+    existing = existing_output(snippet_file, root)
+    seconds = shards.START_S + sum(c.wall_time_s for c in existing.cells) if existing else shards.NEW_FILE_S
+    return shards.Planned(snippet_file.path, round(seconds, 1), snippet_file.requirements.exclusive, existing is not None)
+
+
+def _dry_run(planned: list[shards.Planned], chosen: list[snippets.SnippetFile], root: Path, force: bool,
+             report: Report) -> int:
+    """Print what a capture would run (judged by the checkout alone: no torch, no GPU), with the
+    seconds each file is expected to take, and the total."""
+    total, count = 0.0, 0
+    for plan, snippet_file in zip(planned, chosen):
+        existing = existing_output(snippet_file, root)
+        if not force and existing is not None and not freshness.stale(snippet_file, existing):
+            continue
+        notes = [n for n, on in (("exclusive", plan.exclusive), ("never captured: default", not plan.recorded)) if on]
+        print(f"{plan.seconds:8.1f} s  {plan.path}" + (f"  ({', '.join(notes)})" if notes else ""))
+        total += plan.seconds
+        count += 1
+    print(f"total: {total:.1f} s over {count} files")
+    return 1 if report.failed else 0
+
+
+def _plan(chosen: list[snippets.SnippetFile], root: Path, machine_env: dict, force: bool,
+          report: Report) -> list[Job]:
+    """The files that need running; reports the others."""
+    gpu_count = machine_env.get("gpu_count", 0)
+    installed = freshness.installed_versions()
+    pending: list[Job] = []
+    for snippet_file in chosen:
+        path = snippet_file.path
         env = file_environment(machine_env, snippet_file.requirements)
         existing = existing_output(snippet_file, root)
         if snippet_file.requirements.gpus > gpu_count:
@@ -388,9 +435,6 @@ def _plan(files: list[Path], root: Path, machine_env: dict, force: bool, report:
             report.add("skip", f"{path}  unchanged since its capture")
             continue
         pending.append(Job(snippet_file, env, Path(str(path).replace(os.sep, "__")), root))
-    # Shared files first: they run side by side and finish soon; exclusive (timing) files then
-    # take whole GPUs one after another, shortest timeout first, so most results land early.
-    pending.sort(key=lambda j: (j.req.exclusive, j.req.timeout))
     return pending
 
 

@@ -6,6 +6,7 @@ The capture side imports nothing from MkDocs: it runs on the GPU machine.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -28,7 +29,14 @@ def _capture(args) -> int:
 
     root = project_root(Path.cwd().resolve())
     return capture(args.paths or [str(root / "snippets")], root, force=args.force, jobs=args.jobs,
-                   shard_spec=args.shard, timeout_scale=args.timeout_scale)
+                   shard_spec=args.shard, timeout_scale=args.timeout_scale,
+                   machine=args.machine or os.environ.get("TCGUIDE_MACHINE"), dry_run=args.dry_run)
+
+
+def _merge_outputs(args) -> int:
+    from tcguide.merge import merge
+
+    return merge(Path(args.folder), project_root(Path.cwd().resolve()))
 
 
 def _check(args) -> int:
@@ -92,9 +100,16 @@ def main(argv: list[str] | None = None) -> int:
     cap.add_argument("paths", nargs="*", help="snippet files or folders (default: snippets)")
     cap.add_argument("--force", action="store_true", help="recapture files even if unchanged")
     cap.add_argument("--jobs", type=int, help="files run at once (default: half the CPU cores, at most 8)")
-    cap.add_argument("--shard", help="capture only share K of N (K/N), to spread capture over runners")
+    cap.add_argument("--shard", help="capture only share K of N (K/N), balanced by recorded times")
+    cap.add_argument("--machine", help="this runner's machine class (default: $TCGUIDE_MACHINE, "
+                                       "else the project's, from pyproject.toml)")
+    cap.add_argument("--dry-run", action="store_true",
+                     help="print the files that would run, with their expected seconds, and run nothing")
     cap.add_argument("--timeout-scale", type=float, default=1.0, help="multiply every file's timeout")
     cap.set_defaults(func=_capture)
+    mrg = sub.add_parser("merge-outputs", help="merge the outputs of several capture runners into the checkout")
+    mrg.add_argument("folder", help="one sub-folder per runner, each holding snippets/**/*.out.json")
+    mrg.set_defaults(func=_merge_outputs)
     chk = sub.add_parser("check", help="check that every snippet has a fresh output and every directive resolves")
     chk.add_argument("--docs", default="docs")
     chk.add_argument("--snippets", default="snippets")

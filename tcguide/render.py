@@ -50,7 +50,13 @@ def provenance(embedded: Embedded, lang: str) -> str:
     parts = [describe(capture.environment), stamp]
     if record is not None:
         parts.append(_duration(record.wall_time_s))
+    env = capture.environment
+    if "side_by_side" in env:  # the conditions of a timing: did other files share the machine?
+        beside = env["side_by_side"]
+        parts.append(label(lang, "alone") if not beside else label(lang, "beside").format(n=beside))
     title = label(lang, "provenance")
+    if env.get("compile_threads"):
+        title += " · " + label(lang, "threads").format(n=env["compile_threads"])
     return f'<div class="tcg-provenance" title="{html.escape(title)}">{html.escape(" · ".join(parts))}</div>'
 
 

@@ -8,6 +8,7 @@ A snippet file looks like this (the jupytext "percent" format)::
     # exclusive = true    # its timings need the GPU(s) to itself
     # launcher = "python" # or "torchrun": one process per GPU, rank 0 recorded
     # depends = ["data/prices.csv"]  # data files it reads, beside it in snippets/
+    # machine = "2xh200"  # the machine class that captures it (default: the project's)
     # ///
 
     # %% setup
@@ -65,6 +66,7 @@ class Requirements:
     exclusive: bool = False
     launcher: str = "python"
     depends: tuple[str, ...] = ()  # data files it reads, relative to its folder
+    machine: str = ""  # the machine class whose runners capture it ("": the project's default)
 
 
 @dataclass(frozen=True)
@@ -294,7 +296,7 @@ def _toml_line(message: str) -> int:
 
 
 def _requirements(table: dict, path: str, line: int) -> Requirements:
-    types = {"gpus": int, "timeout": int, "exclusive": bool, "launcher": str, "depends": list}
+    types = {"gpus": int, "timeout": int, "exclusive": bool, "launcher": str, "depends": list, "machine": str}
     nouns = {int: "whole number", bool: "boolean (true or false)", str: "quoted string",
              list: "list of quoted file names"}
     for key, value in table.items():

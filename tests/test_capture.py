@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 
 from tcguide import store
-from tcguide.capture import Job, Scheduler, shard
+from tcguide.capture import Job, Scheduler
+from tcguide.errors import GuideError
+from tcguide.shards import Planned, assign, shard
 from tcguide.snippet import Requirements, SnippetFile
 from tests.conftest import CPU_ONLY
 
@@ -265,10 +267,17 @@ def test_scheduler_shares_gpus_but_not_exclusive_ones():
     assert cpu.place(_job(exclusive=True), [_job()]) is None
 
 
-def test_shard_splits_files_between_runners():
-    files = [Path(f"{i}.py") for i in range(5)]
-    assert shard(files, "1/2") + shard(files, "2/2") == [files[0], files[2], files[4], files[1], files[3]]
-    assert shard(files, None) == files
+def test_shards_are_balanced_by_recorded_time_with_exclusive_files_spread():
+    times = {"a": 300, "b": 200, "c": 120, "d": 100, "e": 90, "f": 30, "g": 20, "h": 10}
+    files = [Planned(f"{n}.py", t, exclusive=n in "ab", recorded=True) for n, t in times.items()]
+    shards = assign(files, 2)
+    assert {f.path for f in shards[0]} | {f.path for f in shards[1]} == {f.path for f in files}
+    assert [sum(f.exclusive for f in s) for s in shards] == [1, 1]  # the two exclusive files apart
+    loads = sorted(sum(f.seconds for f in s) for s in shards)
+    assert loads[1] <= 1.25 * loads[0], loads
+    assert shard(files, "1/2") == shards[0] and shard(files, None) == files
+    with pytest.raises(GuideError, match="bad shard '3/2'"):
+        shard(files, "3/2")
 
 
 def test_stack_dumps_leave_out_the_runners_frames(project):
@@ -318,3 +327,34 @@ def test_capture_side_needs_neither_mkdocs_nor_yaml():
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert "usage: python3 -m tcguide capture" in result.stdout
+
+
+def test_merge_takes_each_output_from_one_runner_and_checks_it(project, tmp_path, capsys):
+    from tcguide.merge import merge
+
+    project.snippet("a.py", "# %% c\nprint('a')\n")
+    project.snippet("sub/b.py", "# %% c\nprint('b')\n")
+    assert project.capture() == 0
+    artifacts = tmp_path / "artifacts"
+    for runner, name in (("outputs-h100-1", "a"), ("outputs-h100-2", "sub/b")):
+        target = artifacts / runner / "snippets" / f"{name}.out.json"
+        target.parent.mkdir(parents=True)
+        target.write_bytes(project.output(f"{name}.py").read_bytes())
+        project.output(f"{name}.py").unlink()
+    capsys.readouterr()
+    assert merge(artifacts, project.root) == 0
+    assert store.load(project.output("a.py")).snippet == "snippets/a.py"
+    assert store.load(project.output("sub/b.py")).snippet == "snippets/sub/b.py"
+    # the same file from two runners, or an output edited on the way, and nothing is merged
+    twice = artifacts / "outputs-h100-3" / "snippets" / "a.out.json"
+    twice.parent.mkdir(parents=True)
+    twice.write_bytes(project.output("a.py").read_bytes())
+    edited = artifacts / "outputs-h100-2" / "snippets" / "sub" / "b.out.json"
+    edited.write_text(edited.read_text().replace('"b\\n"', '"B\\n"'))
+    project.output("a.py").unlink()
+    capsys.readouterr()
+    assert merge(artifacts, project.root) == 1
+    out = capsys.readouterr().out
+    assert "ERROR outputs-h100-3/snippets/a.out.json: also came from outputs-h100-1" in out
+    assert "ERROR outputs-h100-2/snippets/sub/b.out.json:" in out and "edited by hand" in out
+    assert "nothing merged" in out and not project.output("a.py").exists()

@@ -9,8 +9,8 @@ SNIPPET = parse('# %% show\nprint("<b>")\n\n# %% fails raises="ValueError"\nrais
 ENV = {"gpu": "NVIDIA H100 80GB HBM3", "gpu_count": 1, "torch": "2.11.0+cu130", "cuda": "13.0"}
 
 
-def embedded(cell, outputs, wall=3.21, problem=None):
-    capture = store.Capture("snippets/s.py", {}, ENV, "2026-11-22T10:15:37Z", (store.CellRecord(cell, tuple(outputs), wall),))
+def embedded(cell, outputs, wall=3.21, problem=None, env=ENV):
+    capture = store.Capture("snippets/s.py", {}, env, "2026-11-22T10:15:37Z", (store.CellRecord(cell, tuple(outputs), wall),))
     return Embedded(SNIPPET, SNIPPET.cell(cell), capture, problem)
 
 
@@ -32,6 +32,13 @@ def test_captured_text_is_escaped():
 def test_provenance_line():
     html = render.cell(embedded("show", [stream("hi\n")]), "en")
     assert ">NVIDIA H100 80GB HBM3 · torch 2.11.0 · CUDA 13.0 · 2026-11-22 10:15 UTC · 3.2 s</div>" in html
+
+
+def test_provenance_says_whether_other_files_ran_meanwhile():
+    alone = render.cell(embedded("show", [stream("hi\n")], env=dict(ENV, side_by_side=0, compile_threads=2)), "en")
+    beside = render.cell(embedded("show", [stream("hi\n")], env=dict(ENV, side_by_side=7, compile_threads=2)), "ru")
+    assert "· 3.2 s · ran alone</div>" in alone and "2 Inductor compile threads" in alone
+    assert "· параллельно с другими файлами: 7</div>" in beside
 
 
 def test_long_output_folds_short_does_not():

@@ -3,6 +3,7 @@
 # launcher = "torchrun"
 # timeout = 540
 # exclusive = true
+# machine = "2xh200"
 # ///
 
 # %% setup

@@ -1,0 +1,121 @@
+"""The GitHub workflows parse, validate against GitHub's schema, pass zizmor, and keep forks off GPU runners.
+
+``workflow_problems`` checks a folder of workflow files; the tests run it on the project's
+own folder and, to show that each check bites, on small broken ones.
+"""
+
+import json
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+# Events whose workflow runs code or data that someone outside the project controls.
+UNTRUSTED = {"pull_request", "pull_request_target", "pull_request_review", "pull_request_review_comment",
+             "issue_comment", "issues", "discussion", "discussion_comment", "fork", "watch", "workflow_run"}
+PINNED = re.compile(r"^[\w.-]+/[\w./-]+@[0-9a-f]{40}$")
+
+
+def _triggers(doc: dict) -> set[str]:
+    on = doc.get("on", doc.get(True))  # YAML 1.1 reads a bare `on` key as true
+    if isinstance(on, str):
+        return {on}
+    return set(on or ())
+
+
+def _runs_on(job: dict) -> list[str]:
+    labels = job.get("runs-on", [])
+    if isinstance(labels, dict):
+        labels = labels.get("labels", [])
+    return [labels] if isinstance(labels, str) else list(labels)
+
+
+def workflow_problems(folder: Path) -> list[str]:
+    problems = []
+    files = sorted(folder.glob("*.yml")) + sorted(folder.glob("*.yaml"))
+    docs = {}
+    for path in files:
+        try:
+            docs[path] = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except yaml.YAMLError as exc:
+            problems.append(f"{path.name}: not valid YAML: {exc}".replace("\n", " "))
+    schema = subprocess.run([str(BIN / "check-jsonschema"), "--builtin-schema", "vendor.github-workflows",
+                             *map(str, files)], capture_output=True, text=True)
+    if schema.returncode != 0:
+        problems.append(f"schema: {schema.stdout.strip()} {schema.stderr.strip()}")
+    audit = subprocess.run([str(BIN / "zizmor"), "--offline", "--format", "json", *map(str, files)],
+                           capture_output=True, text=True)
+    try:
+        findings = json.loads(audit.stdout or "[]")
+    except json.JSONDecodeError:
+        findings = [{"ident": "zizmor did not run", "determinations": {"severity": "High"}, "stderr": audit.stderr}]
+    for finding in findings:
+        if finding["determinations"]["severity"] == "High":
+            problems.append(f"zizmor: high-severity finding {finding['ident']}")
+    for path, doc in docs.items():
+        if not isinstance(doc, dict):
+            continue
+        untrusted = _triggers(doc) & UNTRUSTED
+        for name, job in (doc.get("jobs") or {}).items():
+            if untrusted and "self-hosted" in _runs_on(job):
+                problems.append(f"{path.name}: job {name} runs on a self-hosted runner for {', '.join(sorted(untrusted))}")
+            if "permissions" not in job:
+                problems.append(f"{path.name}: job {name} does not set its own permissions")
+            for step in job.get("steps", []):
+                uses = step.get("uses", "")
+                if uses and not uses.startswith("./") and not PINNED.match(uses):
+                    problems.append(f"{path.name}: job {name} uses {uses}, not pinned to a commit")
+                if uses.startswith("actions/checkout@") and (step.get("with") or {}).get("persist-credentials") is not False:
+                    problems.append(f"{path.name}: job {name} checks out without persist-credentials: false")
+        if doc.get("permissions") != {}:
+            problems.append(f"{path.name}: the workflow's default permissions are not empty")
+    return problems
+
+
+def test_the_projects_workflows_have_no_problem():
+    assert workflow_problems(ROOT / ".github" / "workflows") == []
+
+
+GOOD = """\
+    name: t
+    on:
+      push:
+    permissions: {}
+    jobs:
+      build:
+        runs-on: ubuntu-latest
+        permissions:
+          contents: read
+        steps:
+          - uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2
+            with:
+              persist-credentials: false
+          - run: make test
+    """
+
+
+@pytest.mark.parametrize("text, words", [
+    (GOOD, None),
+    (GOOD.replace("name: t", "name: t: broken"), "not valid YAML"),
+    (GOOD.replace("runs-on: ubuntu-latest", "runs-on: ubuntu-latest\n        steps: 3"), "schema"),
+    (GOOD.replace("on:\n      push:", "on:\n      pull_request:").replace("ubuntu-latest", "[self-hosted, gpu]"),
+     "job build runs on a self-hosted runner for pull_request"),
+    (GOOD.replace("- run: make test", '- run: echo "${{ github.event.head_commit.message }}"'),
+     "zizmor: high-severity finding template-injection"),
+    (GOOD.replace("@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2", "@v4"), "not pinned to a commit"),
+    (GOOD.replace("persist-credentials: false", "fetch-depth: 0"), "without persist-credentials: false"),
+    (GOOD.replace("        permissions:\n          contents: read\n", ""), "does not set its own permissions"),
+])
+def test_each_check_finds_what_it_is_for(tmp_path, text, words):
+    (tmp_path / "w.yml").write_text(textwrap.dedent(text))
+    problems = workflow_problems(tmp_path)
+    if words is None:
+        assert problems == []
+    else:
+        assert any(words in p for p in problems), problems
