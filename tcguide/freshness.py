@@ -12,7 +12,9 @@ and, where it is known (on the machine that captures, not on a docs build):
 
 - the environment it ran in (GPU model and count, driver major version, CUDA, Python,
   torch, torchvision, triton);
-- the version of every distribution the file imported (torch, numpy, scipy, ...).
+- the version of every distribution the file imported (torch, numpy, scipy, ...), as far as
+  this Python finds it on its own path (a package vendored inside another, such as
+  setuptools' copies of jaraco.* and more-itertools, counts through the one that vendors it).
 
 Stdlib only: capture runs on a GPU machine without MkDocs.
 """
@@ -95,8 +97,10 @@ def stale(snippet_file: SnippetFile, capture, machine_env: dict | None = None,
         if changed:
             return "captured in another environment: " + ", ".join(changed)
     if installed is not None:
-        changed = [f"{dist} {version} → {installed.get(dist) or 'not installed'}"
-                   for dist, version in sorted(capture.packages.items()) if installed.get(dist) != version]
+        # A distribution this Python can't see from its own path is one vendored inside another
+        # (setuptools' jaraco.* and more-itertools): the version of the one that vendors it counts.
+        changed = [f"{dist} {version} → {installed[dist]}"
+                   for dist, version in sorted(capture.packages.items()) if installed.get(dist, version) != version]
         if changed:
             return "captured with other package versions: " + ", ".join(changed)
     return None

@@ -1,5 +1,6 @@
 """Every committed output belongs to the current source of its snippet, and every directive resolves."""
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -90,3 +91,13 @@ def test_package_versions_and_environment_decide_at_capture_time(project, monkey
     monkeypatch.setattr(freshness, "installed_versions", lambda: {"PyYAML": "0.0.1"})
     assert project.capture(env=dict(env, driver="590.10.01")) == 0
     assert "ok    snippets/a.py" in capsys.readouterr().out
+
+
+def test_a_vendored_package_counts_through_the_one_that_vendors_it(project):
+    project.snippet("a.py", "# %% c\nprint(1)\n")
+    assert project.capture() == 0
+    captured = dataclasses.replace(store.load(project.output("a.py")),
+                                   packages={"setuptools": "81.0.0", "jaraco.text": "4.0.0"})
+    snippet = load(project.root / "snippets" / "a.py", "snippets/a.py")
+    assert freshness.stale(snippet, captured, installed={"setuptools": "81.0.0"}) is None
+    assert "setuptools 81.0.0 → 82.0.0" in freshness.stale(snippet, captured, installed={"setuptools": "82.0.0"})
