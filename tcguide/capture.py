@@ -37,6 +37,7 @@ from tcguide.errors import GuideError
 from tcguide.sandbox import Sandbox, changed, copy_tooling, snapshot
 
 POLL_S = 0.2
+MARK = "TCGUIDE_CAPTURE"  # in every snippet process's environment, so the driver knows its own
 KILL_GRACE_S = 5.0
 TAIL_LINES = 15
 
@@ -184,9 +185,6 @@ def _start(job: Job, scheduler: Scheduler, threads: int, tooling: Path) -> None:
                                 stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True,
                                 preexec_fn=processes.die_with_parent)
     job.started = time.monotonic()
-
-
-MARK = "TCGUIDE_CAPTURE"  # in every snippet process's environment, so the driver knows its own
 
 
 def _ours(pid: int) -> bool:

@@ -322,7 +322,7 @@ def test_stack_dumps_in_log_records_leave_out_the_runners_frames(project):
 def test_capture_side_needs_neither_mkdocs_nor_yaml():
     """The GPU machine has no MkDocs: capturing must import nothing from the site side."""
     code = ("import sys; sys.modules['mkdocs'] = None; sys.modules['yaml'] = None; "
-            "import tcguide.capture, tcguide.runner, tcguide.provenance, tcguide.check, tcguide.cli; "
+            "import tcguide.capture, tcguide.runner, tcguide.provenance, tcguide.check, tcguide.cli, tcguide.merge; "
             "tcguide.cli.main(['capture', '--help'])")
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
