@@ -57,7 +57,7 @@ def test_torchrun_file_runs_one_process_per_gpu_and_records_rank_zero(project):
 
 
 def test_torchrun_ranks_end_when_the_file_times_out(project, tmp_path, capsys):
-    import time
+    from tests.test_capture_safety import alive, pids_in, wait_for
 
     pids = tmp_path / "pids"
     project.snippet("hang.py", f"""
@@ -76,17 +76,6 @@ def test_torchrun_ranks_end_when_the_file_times_out(project, tmp_path, capsys):
     status = project.capture("hang.py", env={"gpu_count": 2, "gpu": "test", "torch": torch.__version__})
     assert status == 1
     assert "snippets/hang.py:7: cell 'hang' still running after the file's timeout of 45 s" in capsys.readouterr().out
-    ranks = [int(p) for p in pids.read_text().split()]
+    ranks = pids_in(pids)
     assert len(ranks) == 2
-
-    def alive(pid):
-        try:
-            with open(f"/proc/{pid}/stat", "rb") as handle:
-                return handle.read().rsplit(b")", 1)[1].split()[0] != b"Z"
-        except OSError:
-            return False
-
-    deadline = time.monotonic() + 30
-    while any(alive(p) for p in ranks) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert not any(alive(p) for p in ranks), "a torchrun rank outlived its file"
+    wait_for(lambda: not any(alive(p) for p in ranks), 30, "the torchrun ranks to end")
