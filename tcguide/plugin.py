@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from urllib.parse import urljoin
 
 from mkdocs.config import base, config_options as c
 from mkdocs.plugins import BasePlugin
 from mkdocs.utils import meta
 
-from tcguide import directive, i18n, render
+from tcguide import directive, i18n, pagehead, render
 from tcguide.catalog import Catalog
 from tcguide.errors import GuideError
 from tcguide.labels import label
@@ -51,6 +52,11 @@ class CellsPlugin(BasePlugin[CellsConfig]):
             rendered[error.line - offset] = render.problem_box(error, lang)
         markdown = directive.replace(markdown, rendered) if rendered else markdown
         return _after_title(markdown, self._translation_notice(page_path, lang))
+
+    def on_post_page(self, output, page, config):
+        if config.site_url:
+            output = pagehead.absolute_alternates(output, urljoin(config.site_url, page.url), i18n.SOURCE)
+        return pagehead.title_once(output, config.site_name)
 
     def _render(self, d: directive.Directive, page_path: str, lang: str) -> str:
         try:

@@ -97,3 +97,18 @@ def test_language_switcher_keeps_the_reader_on_the_same_page(page, base_url):
     page.wait_for_url("**/ko/speedups/")
     assert page.get_attribute("html", "lang") == "ko"
     assert page.locator(".tcg-output").first.is_visible()  # the same cells, with their outputs
+
+
+@pytest.mark.parametrize("system, scheme, other", [("light", "default", "slate"), ("dark", "slate", "default")])
+def test_colour_scheme_follows_the_system_and_the_toggle_switches_it(browser, base_url, system, scheme, other):
+    context = browser.new_context(color_scheme=system)
+    page = context.new_page()
+    try:
+        page.goto(f"{base_url}/ko/speedups/")
+        assert page.get_attribute("body", "data-md-color-scheme") == scheme
+        toggle = page.locator("form[data-md-component=palette] label:visible")
+        assert toggle.get_attribute("title") in ("어두운 테마로 전환", "밝은 테마로 전환")  # in the page's language
+        toggle.click()
+        page.wait_for_function(f"document.body.getAttribute('data-md-color-scheme') === '{other}'")
+    finally:
+        context.close()

@@ -243,3 +243,28 @@ def test_no_byte_of_snippet_code_or_output_becomes_live_html(tmp_path):
     block = body[: body.index('class="tcg-output"')]
     assert block.count('class="highlighttable"') == 1 and "&lt;/code&gt;&lt;/pre&gt;" in block
     assert '<span class="s2">"```"</span>' in block  # the cell's last line
+
+
+def test_every_page_has_a_canonical_and_absolute_language_alternates(guide_site):
+    import re
+
+    pages = sorted(guide_site.rglob("index.html"))
+    assert len(pages) >= 52
+    for path in pages:
+        text = path.read_text()
+        canonical = re.search(r'<link rel="canonical" href="([^"]+)">', text)
+        assert canonical and canonical[1].startswith("http"), path
+        alternates = {lang: href for href, lang in re.findall(r'<link rel="alternate" href="([^"]+)" hreflang="([\w-]+)">', text)}
+        assert set(alternates) == {"en", "ru", "zh", "ko", "x-default"}, path
+        assert all(href.startswith("http") for href in alternates.values()), path
+        assert alternates["x-default"] == alternates["en"]
+        assert canonical[1] in alternates.values(), path  # the page is one of its own alternates
+    locations = re.findall(r"<loc>(.*?)</loc>", (guide_site / "sitemap.xml").read_text())
+    assert locations and all(loc.startswith("http") for loc in locations)
+
+
+@pytest.mark.parametrize("lang, title", [("ru", "Руководство по torch.compile"), ("zh", "torch.compile 指南"),
+                                         ("ko", "torch.compile 가이드"), ("en", "The torch.compile guide")])
+def test_home_pages_say_their_title_once(guide_site, lang, title):
+    home = guide_site / ("" if lang == "en" else lang) / "index.html"
+    assert f"<title>{title}</title>" in home.read_text()

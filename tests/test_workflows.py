@@ -67,6 +67,10 @@ def workflow_problems(folder: Path) -> list[str]:
                 problems.append(f"{path.name}: job {name} runs on a self-hosted runner for {', '.join(sorted(untrusted))}")
             if "permissions" not in job:
                 problems.append(f"{path.name}: job {name} does not set its own permissions")
+            granted = job.get("permissions") or {}
+            if isinstance(granted, dict) and ({granted.get("pages"), granted.get("id-token")} & {"write"}) \
+                    and any("run" in step for step in job.get("steps", [])):
+                problems.append(f"{path.name}: job {name} may deploy Pages and also runs commands")
             for step in job.get("steps", []):
                 uses = step.get("uses", "")
                 if uses and not uses.startswith("./") and not PINNED.match(uses):
@@ -111,6 +115,7 @@ GOOD = """\
     (GOOD.replace("@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2", "@v4"), "not pinned to a commit"),
     (GOOD.replace("persist-credentials: false", "fetch-depth: 0"), "without persist-credentials: false"),
     (GOOD.replace("        permissions:\n          contents: read\n", ""), "does not set its own permissions"),
+    (GOOD.replace("contents: read", "pages: write"), "may deploy Pages and also runs commands"),
 ])
 def test_each_check_finds_what_it_is_for(tmp_path, text, words):
     (tmp_path / "w.yml").write_text(textwrap.dedent(text))
