@@ -16,7 +16,7 @@ from mkdocs.config import base, config_options as c
 from mkdocs.plugins import BasePlugin
 from mkdocs.utils import meta
 
-from tcguide import directive, i18n, pagehead, render
+from tcguide import directive, i18n, pagehead, render, sitemaps
 from tcguide.catalog import Catalog
 from tcguide.errors import GuideError
 from tcguide.labels import label
@@ -52,6 +52,9 @@ class CellsPlugin(BasePlugin[CellsConfig]):
             rendered[error.line - offset] = render.problem_box(error, lang)
         markdown = directive.replace(markdown, rendered) if rendered else markdown
         return _after_title(markdown, self._translation_notice(page_path, lang))
+
+    def on_post_build(self, config):
+        sitemaps.write_beside_pages(Path(config.site_dir), config.site_url)
 
     def on_post_page(self, output, page, config):
         if config.site_url:

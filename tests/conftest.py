@@ -50,14 +50,25 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="session")
-def guide_site(tmp_path_factory) -> Path:
+def guide_port() -> int:
+    """A free local port: the guide is built for the address the browser tests serve it at."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def guide_site(tmp_path_factory, guide_port) -> Path:
     """The guide itself, built once per test session with --strict; returns the site folder."""
     import subprocess
     import sys
 
     out = tmp_path_factory.mktemp("guide") / "site"
+    env = dict(os.environ, SITE_URL=f"http://127.0.0.1:{guide_port}/")
     result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
-                            capture_output=True, text=True, cwd=ROOT, timeout=900)
+                            capture_output=True, text=True, cwd=ROOT, timeout=900, env=env)
     assert result.returncode == 0, result.stderr
     return out
 

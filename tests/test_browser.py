@@ -26,9 +26,9 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 
 @pytest.fixture(scope="module")
-def base_url(guide_site):
+def base_url(guide_site, guide_port):
     handler = functools.partial(QuietHandler, directory=str(guide_site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", guide_port), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()
@@ -112,3 +112,52 @@ def test_colour_scheme_follows_the_system_and_the_toggle_switches_it(browser, ba
         page.wait_for_function(f"document.body.getAttribute('data-md-color-scheme') === '{other}'")
     finally:
         context.close()
+
+
+def every_page(guide_site) -> list[str]:
+    folders = (p.parent.relative_to(guide_site).as_posix() for p in guide_site.rglob("index.html"))
+    return sorted("/" if folder == "." else f"/{folder}/" for folder in folders)
+
+
+def test_on_a_phone_no_page_is_wider_than_the_screen_and_none_calls_elsewhere(browser, base_url, guide_site):
+    """All 52 pages at 390 px: no sideways scroll, no console error, no request to another host."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    errors, foreign, wide = [], [], []
+    page.on("console", lambda m: errors.append(f"{page.url}: {m.text}") if m.type == "error" else None)
+    page.on("response", lambda r: errors.append(f"{page.url}: {r.status} {r.url}") if r.status >= 400 else None)
+    page.on("request", lambda r: foreign.append(r.url) if not r.url.startswith((base_url, "data:", "blob:")) else None)
+    try:
+        paths = every_page(guide_site)
+        assert len(paths) == 52
+        for path in paths:
+            page.goto(base_url + path)
+            page.wait_for_load_state("networkidle")
+            width = page.evaluate("document.documentElement.scrollWidth")
+            if width > 390:
+                wide.append(f"{path}: {width} px")
+    finally:
+        page.close()
+    assert wide == [] and errors == [] and foreign == [], (wide, errors[:5], foreign[:5])
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "zh", "ko"])
+def test_no_serious_accessibility_violation_on_each_kind_of_page(browser, base_url, lang):
+    """axe-core on the home page, a chapter with code, outputs, warnings and errors, and the status table,
+    in the light and the dark scheme."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    prefix = "" if lang == "en" else f"/{lang}"
+    found = []
+    for scheme in ("light", "dark"):
+        context = browser.new_context(color_scheme=scheme)
+        page = context.new_page()
+        try:
+            for path in ("/", "/troubleshooting/", "/translation-status/"):
+                page.goto(f"{base_url}{prefix}{path}")
+                for violation in Axe().run(page).response["violations"]:
+                    if violation["impact"] in ("serious", "critical"):
+                        targets = [n["target"] for n in violation["nodes"]][:3]
+                        found.append(f"{scheme} {prefix}{path}: {violation['id']} at {targets}")
+        finally:
+            context.close()
+    assert found == []

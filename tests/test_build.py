@@ -259,6 +259,8 @@ def test_every_page_has_a_canonical_and_absolute_language_alternates(guide_site)
         assert all(href.startswith("http") for href in alternates.values()), path
         assert alternates["x-default"] == alternates["en"]
         assert canonical[1] in alternates.values(), path  # the page is one of its own alternates
+        if path.parent != guide_site:  # the theme's language selector reads <page>/sitemap.xml
+            assert f"<loc>{canonical[1]}</loc>" in (path.parent / "sitemap.xml").read_text(), path
     locations = re.findall(r"<loc>(.*?)</loc>", (guide_site / "sitemap.xml").read_text())
     assert locations and all(loc.startswith("http") for loc in locations)
 
