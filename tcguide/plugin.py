@@ -14,7 +14,7 @@ from urllib.parse import urljoin
 
 from mkdocs.config import base, config_options as c
 from mkdocs.plugins import BasePlugin
-from mkdocs.utils import meta
+from mkdocs.utils import get_relative_url, meta
 
 from tcguide import directive, i18n, pagehead, render, sitemaps
 from tcguide.catalog import Catalog
@@ -51,7 +51,7 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         for error in errors:
             rendered[error.line - offset] = render.problem_box(error, lang)
         markdown = directive.replace(markdown, rendered) if rendered else markdown
-        return _after_title(markdown, self._translation_notice(page_path, lang))
+        return _after_title(markdown, self._translation_notice(page_path, page.url, lang))
 
     def on_post_build(self, config):
         sitemaps.write_beside_pages(Path(config.site_dir), config.site_url)
@@ -59,6 +59,8 @@ class CellsPlugin(BasePlugin[CellsConfig]):
     def on_post_page(self, output, page, config):
         if config.site_url:
             output = pagehead.absolute_alternates(output, urljoin(config.site_url, page.url), i18n.SOURCE)
+        lang = config.theme.get("language") or i18n.SOURCE
+        output = output.replace('title="Permanent link"', f'title="{label(lang, "permalink")}"')
         return pagehead.title_once(output, config.site_name)
 
     def _render(self, d: directive.Directive, page_path: str, lang: str) -> str:
@@ -76,7 +78,7 @@ class CellsPlugin(BasePlugin[CellsConfig]):
             log.warning(f"{page_path}:{d.line}: {d.text}: {embedded.problem}")
         return render.cell(embedded, lang)
 
-    def _translation_notice(self, page_path: str, lang: str) -> str:
+    def _translation_notice(self, page_path: str, page_url: str, lang: str) -> str:
         """Tell readers of a fallback or an outdated translation what they are reading."""
         located = self.site.locate(page_path)
         if located is None or lang == i18n.SOURCE:
@@ -91,8 +93,11 @@ class CellsPlugin(BasePlugin[CellsConfig]):
                 log.warning(str(exc))
                 return ""
             if state.state == "outdated":
-                changes = "; ".join(c.split(": ", 1)[-1] for c in state.changes)
-                return render.notice(label(lang, "outdated").format(changes=changes), "warning")
+                changes = label(lang, "list_sep").join(_translated_sections(self.site, lang, page, state.changes))
+                english = get_relative_url(page_url.split("/", 1)[1] if "/" in page_url else "", page_url)
+                english += "" if english.endswith("/") else "/"  # the English page is a folder's index
+                return render.notice(label(lang, "outdated").format(changes=changes), "warning",
+                                     link=(english, label(lang, "read_english")))
         return ""
 
     def _page_path(self, page) -> str:
@@ -101,6 +106,18 @@ class CellsPlugin(BasePlugin[CellsConfig]):
             return str(path.relative_to(self.project_root))
         except ValueError:
             return str(path)
+
+
+def _translated_sections(site: i18n.Site, lang: str, page: str, changes) -> list[str]:
+    """The changed English sections, named by the translation's own headings (same order, as
+    the structure check holds them); a section the translation doesn't have keeps its English name."""
+    english, translated = site.read(i18n.SOURCE, page), site.read(lang, page)
+    by_english = {e.text: t.text for e, t in zip(english.headings, translated.headings)}
+    names = []
+    for change in changes:
+        name = change.split(": ", 1)[-1].split(" → ")[-1]
+        names.append(by_english.get(name, name))
+    return names
 
 
 def _front_matter_lines(page) -> int:

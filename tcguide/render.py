@@ -35,13 +35,14 @@ def _foldable(text: str, css: str, lang: str) -> str:
             f'</details>{_pre(tail, css + " tcg-tail")}')
 
 
-def _duration(seconds: float) -> str:
+def _duration(seconds: float, lang: str) -> str:
+    """A wall time in the page's language: '45 ms', '3.2 s', '2 min 53 s' (and '2 мин 53 с', ...)."""
     if seconds < 0.1:
-        return f"{seconds * 1000:.0f} ms"
+        return label(lang, "ms").format(n=f"{seconds * 1000:.0f}")
     if seconds < 60:
-        return f"{seconds:.1f} s"
+        return label(lang, "s").format(n=f"{seconds:.1f}")
     whole = round(seconds)
-    return f"{whole // 60} min {whole % 60} s"
+    return label(lang, "min_s").format(m=whole // 60, s=whole % 60)
 
 
 def provenance(embedded: Embedded, lang: str) -> str:
@@ -49,7 +50,7 @@ def provenance(embedded: Embedded, lang: str) -> str:
     stamp = capture.captured_at.replace("T", " ")[:16] + " UTC"
     parts = [describe(capture.environment), stamp]
     if record is not None:
-        parts.append(_duration(record.wall_time_s))
+        parts.append(_duration(record.wall_time_s, lang))
     env = capture.environment
     if "side_by_side" in env:  # the conditions of a timing: did other files share the machine?
         beside = env["side_by_side"]
@@ -120,9 +121,10 @@ def cell(embedded: Embedded, lang: str) -> str:
     return "\n".join(out) + "\n"
 
 
-def notice(text: str, kind: str = "info") -> str:
-    """A Material admonition (raw HTML, so it works in any page)."""
-    return f'<div class="admonition {kind} tcg-notice"><p>{html.escape(text)}</p></div>\n\n'
+def notice(text: str, kind: str = "info", link: tuple[str, str] | None = None) -> str:
+    """A Material admonition (raw HTML, so it works in any page), with an optional (href, words) link."""
+    more = f' <a href="{html.escape(link[0])}">{html.escape(link[1])}</a>' if link else ""
+    return f'<div class="admonition {kind} tcg-notice"><p>{html.escape(text)}{more}</p></div>\n\n'
 
 
 def status_table(rows, languages: list[str], lang: str) -> str:
@@ -153,7 +155,7 @@ def capture_times(captures, lang: str) -> str:
     for capture in captures:
         total = sum(c.wall_time_s for c in capture.cells)
         rows.append(f"<tr><td><code>{html.escape(capture.snippet)}</code></td><td>{len(capture.cells)}</td>"
-                    f"<td>{html.escape(_duration(total))}</td><td>{html.escape(describe(capture.environment))}</td>"
+                    f"<td>{html.escape(_duration(total, lang))}</td><td>{html.escape(describe(capture.environment))}</td>"
                     f"<td>{html.escape(capture.captured_at[:10])}</td></tr>")
     head = "".join(f"<th>{html.escape(label(lang, k))}</th>" for k in ("t_file", "t_cells", "t_time", "t_where", "t_date"))
     return f'<table class="tcg-times"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>\n'

@@ -138,6 +138,8 @@ site_name: t
 theme:
   name: material
 markdown_extensions:
+  - toc:
+      permalink: true
   - admonition
   - pymdownx.highlight
   - pymdownx.superfences
@@ -181,7 +183,10 @@ def test_untranslated_and_outdated_pages_tell_the_reader(bilingual):
     (bilingual / "docs" / "en" / "index.md").write_text("# Home\n\nText.\n\n## Part\n\nMore, changed.\n")
     assert mkdocs(bilingual, "--strict").returncode == 0
     outdated = (bilingual / "out" / "ru" / "index.html").read_text()
-    assert "Этот перевод сделан с более ранней версии английской страницы. С тех пор изменилось: Part." in outdated
+    # the changed section by its Russian heading, and a link to the English page
+    assert ("Этот перевод сделан с более ранней версии английской страницы. С тех пор изменилось: Часть. "
+            '<a href="../">Читать английскую страницу.</a>') in outdated
+    assert 'title="Постоянная ссылка"' in outdated and "Permanent link" not in outdated
     assert "<title>Главная - t</title>" in outdated
 
 

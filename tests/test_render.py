@@ -1,5 +1,7 @@
 import base64
 
+import pytest
+
 from tcguide import render, store
 from tcguide.catalog import Embedded
 from tcguide.errors import GuideError
@@ -32,6 +34,14 @@ def test_captured_text_is_escaped():
 def test_provenance_line():
     html = render.cell(embedded("show", [stream("hi\n")]), "en")
     assert ">NVIDIA H100 80GB HBM3 · torch 2.11.0 · CUDA 13.0 · 2026-11-22 10:15 UTC · 3.2 s</div>" in html
+
+
+@pytest.mark.parametrize("lang, wall, words", [
+    ("en", 173.4, "· 2 min 53 s"), ("ru", 173.4, "· 2 мин 53 с"), ("zh", 173.4, "· 2 分 53 秒"),
+    ("ko", 173.4, "· 2분 53초"), ("ru", 3.21, "· 3.2 с"), ("zh", 0.045, "· 45 毫秒"),
+])
+def test_durations_are_written_in_the_pages_language(lang, wall, words):
+    assert words in render.cell(embedded("show", [stream("hi\n")], wall=wall), lang)
 
 
 def test_provenance_says_whether_other_files_ran_meanwhile():
@@ -82,5 +92,5 @@ def test_stale_output_is_marked_but_still_shown():
 
 
 def test_durations_read_naturally():
-    assert [render._duration(s) for s in (0.004, 3.21, 59.4, 179.6, 3600)] == [
+    assert [render._duration(s, "en") for s in (0.004, 3.21, 59.4, 179.6, 3600)] == [
         "4 ms", "3.2 s", "59.4 s", "3 min 0 s", "60 min 0 s"]
