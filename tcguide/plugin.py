@@ -53,6 +53,20 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         markdown = directive.replace(markdown, rendered) if rendered else markdown
         return _after_title(markdown, self._translation_notice(page_path, page.url, lang))
 
+    def on_post_template(self, output_content, template_name, config):
+        """One 404 page per language: the i18n build writes every language's to the site's root,
+        where the last one built won. Each goes to its language's folder instead; the root keeps
+        the English one, which shows the reader's language's page when the path names one."""
+        if template_name != "404.html":
+            return output_content
+        lang = config.theme.get("language") or i18n.SOURCE
+        if lang != i18n.SOURCE:
+            (Path(config.site_dir) / lang).mkdir(parents=True, exist_ok=True)
+            (Path(config.site_dir) / lang / "404.html").write_text(output_content, encoding="utf-8")
+            return ""  # empty: MkDocs writes nothing at the root for this language
+        script = render.not_found_script(config.site_url or "/", self.site.languages()[1:])
+        return output_content.replace("</body>", script + "</body>", 1)
+
     def on_post_build(self, config):
         sitemaps.write_beside_pages(Path(config.site_dir), config.site_url)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import html
+import json
 import re
 
 from tcguide.catalog import Embedded
@@ -119,6 +120,20 @@ def cell(embedded: Embedded, lang: str) -> str:
                     f'{outputs(embedded, lang)}{provenance(embedded, lang)}</div>')
     out.append("".join(body))
     return "\n".join(out) + "\n"
+
+
+def not_found_script(site_url: str, languages: list[str]) -> str:
+    """For the root 404 page (a static host serves one for every path): when the missing path
+    lies in a language's folder, show that language's 404 page instead."""
+    return ("<script>(function () {"
+            f"var base = new URL({json.dumps(site_url)}, location.href).pathname;"
+            f"var langs = {json.dumps(languages)};"
+            "var rest = location.pathname.indexOf(base) === 0 ? location.pathname.slice(base.length) : '';"
+            "var lang = langs.find(function (l) { return rest === l || rest.indexOf(l + '/') === 0; });"
+            "if (!lang || document.documentElement.lang === lang) return;"
+            "fetch(base + lang + '/404.html').then(function (r) { return r.ok ? r.text() : null; })"
+            ".then(function (html) { if (html) { document.open(); document.write(html); document.close(); } });"
+            "})();</script>")
 
 
 def notice(text: str, kind: str = "info", link: tuple[str, str] | None = None) -> str:

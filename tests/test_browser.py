@@ -5,6 +5,7 @@ import http.server
 import os
 import shutil
 import threading
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import sync_playwright
@@ -21,8 +22,22 @@ def chromium_path() -> str:
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves the built site as a static host does: its 404.html, with status 404, for a missing path."""
+
     def log_message(self, *args):
         pass
+
+    def send_error(self, code, message=None, explain=None):
+        page = Path(self.directory) / "404.html"
+        if code != 404 or not page.exists():
+            return super().send_error(code, message, explain)
+        body = page.read_bytes()
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
 
 
 @pytest.fixture(scope="module")
@@ -161,3 +176,15 @@ def test_no_serious_accessibility_violation_on_each_kind_of_page(browser, base_u
         finally:
             context.close()
     assert found == []
+
+
+@pytest.mark.parametrize("path, lang", [("/no-such-page/", "en"), ("/ru/no-such-page/", "ru"),
+                                        ("/zh/deep/no/such/page/", "zh"), ("/ko/no-such-page/", "ko")])
+def test_the_404_page_speaks_the_language_of_the_missing_path_and_keeps_its_styles(page, base_url, path, lang):
+    response = page.goto(base_url + path)
+    assert response.status == 404
+    page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+    page.wait_for_selector("h1")
+    header = page.locator("header.md-header")
+    assert header.is_visible()
+    assert header.evaluate("e => getComputedStyle(e).position") == "sticky"  # the theme's stylesheet applies
