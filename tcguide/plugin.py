@@ -8,6 +8,7 @@ page (so ``mkdocs serve`` still previews it).
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from pathlib import Path
 from urllib.parse import urljoin
@@ -16,7 +17,7 @@ from mkdocs.config import base, config_options as c
 from mkdocs.plugins import BasePlugin
 from mkdocs.utils import get_relative_url, meta
 
-from tcguide import directive, i18n, pagehead, render, sitemaps
+from tcguide import directive, figures, i18n, pagehead, render, sitemaps
 from tcguide.catalog import Catalog
 from tcguide.errors import GuideError
 from tcguide.labels import label
@@ -34,6 +35,7 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         self.project_root = Path(config.config_file_path).resolve().parent
         self.catalog = Catalog(self.project_root, self.config.snippets_dir)  # fresh on every (re)build
         self.site = i18n.Site(self.project_root, Path(config.docs_dir).name)
+        self.figures: dict[str, str] = {}  # site path -> SVG, written after the build
         return config
 
     def on_serve(self, server, config, builder):
@@ -47,7 +49,7 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         found, errors = directive.find(markdown, page_path, start=offset + 1)
         for error in errors:
             log.warning(str(error))
-        rendered = {d.line - offset: self._render(d, page_path, lang) for d in found}
+        rendered = {d.line - offset: self._render(d, page_path, page.url, lang) for d in found}
         for error in errors:
             rendered[error.line - offset] = render.problem_box(error, lang)
         markdown = directive.replace(markdown, rendered) if rendered else markdown
@@ -68,6 +70,10 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         return output_content.replace("</body>", script + "</body>", 1)
 
     def on_post_build(self, config):
+        for name, svg in self.figures.items():
+            target = Path(config.site_dir) / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(svg, encoding="utf-8")
         sitemaps.write_beside_pages(Path(config.site_dir), config.site_url)
 
     def on_post_page(self, output, page, config):
@@ -77,7 +83,13 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         output = output.replace('title="Permanent link"', f'title="{label(lang, "permalink")}"')
         return pagehead.title_once(output, config.site_name)
 
-    def _render(self, d: directive.Directive, page_path: str, lang: str) -> str:
+    def _figure(self, svg: str, page_url: str) -> str:
+        """Keep a figure for writing as its own file (named by its content); its URL from the page."""
+        name = f"assets/figures/{hashlib.sha256(svg.encode('utf-8')).hexdigest()[:16]}.svg"
+        self.figures[name] = figures.safe_svg(svg)
+        return get_relative_url(name, page_url)
+
+    def _render(self, d: directive.Directive, page_path: str, page_url: str, lang: str) -> str:
         try:
             if d.kind == "i18n-status":
                 return render.status_table(i18n.report(self.site), self.site.languages()[1:], lang)
@@ -90,7 +102,7 @@ class CellsPlugin(BasePlugin[CellsConfig]):
             return render.problem_box(problem, lang)
         if embedded.problem:
             log.warning(f"{page_path}:{d.line}: {d.text}: {embedded.problem}")
-        return render.cell(embedded, lang)
+        return render.cell(embedded, lang, lambda svg: self._figure(svg, page_url))
 
     def _translation_notice(self, page_path: str, page_url: str, lang: str) -> str:
         """Tell readers of a fallback or an outdated translation what they are reading."""

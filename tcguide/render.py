@@ -1,6 +1,7 @@
 """HTML for an embedded cell: its code, its captured output, and where and when it ran.
 
-Everything captured is HTML-escaped; figures are embedded as ``<img>`` data URIs,
+Everything captured is HTML-escaped; figures are ``<img>`` elements (SVG files beside the
+site, or data URIs in previews),
 so nothing a snippet printed can run in the reader's browser. Stdlib only.
 """
 
@@ -62,7 +63,12 @@ def provenance(embedded: Embedded, lang: str) -> str:
     return f'<div class="tcg-provenance" title="{html.escape(title)}">{html.escape(" · ".join(parts))}</div>'
 
 
-def outputs(embedded: Embedded, lang: str) -> str:
+def data_uri(svg: str) -> str:
+    """A figure inlined into the page (previews and tests; the site writes figures as files)."""
+    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
+
+
+def outputs(embedded: Embedded, lang: str, figure_url=data_uri) -> str:
     record = embedded.record
     parts: list[str] = []
     for output in record.outputs if record else ():
@@ -74,10 +80,11 @@ def outputs(embedded: Embedded, lang: str) -> str:
             parts.append(f'<div class="tcg-warning"><span class="tcg-label">{html.escape(output["category"])}</span> '
                          f'{html.escape(output["message"])} <span class="tcg-where">({html.escape(where)})</span></div>')
         elif kind == "display_data":
-            svg = output["data"]["image/svg+xml"]
-            data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
-            alt = label(lang, "figure").format(cell=embedded.cell.name)
-            parts.append(f'<img class="tcg-figure" alt="{html.escape(alt)}" src="data:image/svg+xml;base64,{data}">')
+            url = html.escape(figure_url(output["data"]["image/svg+xml"]))
+            alt = label(lang, "figure").format(cell=embedded.cell.name, file=embedded.snippet.path)
+            # a tap opens the figure on its own, to zoom on a phone
+            parts.append(f'<a class="tcg-figure-link" href="{url}"><img class="tcg-figure" alt="{html.escape(alt)}" '
+                         f'src="{url}" loading="lazy"></a>')
         elif kind == "error":
             expected = output.get("expected")
             title = label(lang, "raises_expected" if expected else "raises_unexpected").format(ename=output["ename"])
@@ -108,8 +115,9 @@ def problem_box(error: GuideError, lang: str) -> str:
             f'{html.escape(str(error))}</div>')
 
 
-def cell(embedded: Embedded, lang: str) -> str:
-    """Markdown for one embedded cell: a fenced code block, then one line of HTML."""
+def cell(embedded: Embedded, lang: str, figure_url=data_uri) -> str:
+    """Markdown for one embedded cell: a fenced code block, then one line of HTML.
+    ``figure_url`` gives the address of a figure's SVG (default: the SVG inlined)."""
     out = [code_block(embedded), ""]
     body = []
     if embedded.problem:
@@ -117,7 +125,7 @@ def cell(embedded: Embedded, lang: str) -> str:
     if embedded.capture is not None:
         stale = " tcg-stale" if embedded.problem else ""
         body.append(f'<div class="tcg-output{stale}" data-cell="{html.escape(embedded.snippet.path)}#{embedded.cell.name}">'
-                    f'{outputs(embedded, lang)}{provenance(embedded, lang)}</div>')
+                    f'{outputs(embedded, lang, figure_url)}{provenance(embedded, lang)}</div>')
     out.append("".join(body))
     return "\n".join(out) + "\n"
 

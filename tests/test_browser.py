@@ -188,3 +188,20 @@ def test_the_404_page_speaks_the_language_of_the_missing_path_and_keeps_its_styl
     header = page.locator("header.md-header")
     assert header.is_visible()
     assert header.evaluate("e => getComputedStyle(e).position") == "sticky"  # the theme's stylesheet applies
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "zh", "ko"])
+def test_charts_are_files_that_load_and_the_chapter_stays_within_its_weight(page, base_url, guide_site, lang):
+    """The speedups chapter: its charts load as SVG files; its HTML and its images stay under 600 KB."""
+    prefix = "" if lang == "en" else f"{lang}/"
+    page.goto(f"{base_url}/{prefix}speedups/")
+    figures = page.locator("img.tcg-figure")
+    assert figures.count() == 6
+    for i in range(6):
+        figures.nth(i).scroll_into_view_if_needed()
+        page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=figures.nth(i).element_handle())
+        assert not figures.nth(i).get_attribute("src").startswith("data:")
+    html = (guide_site / prefix / "speedups" / "index.html").stat().st_size
+    sources = {figures.nth(i).get_attribute("src") for i in range(6)}
+    images = sum((guide_site / prefix / "speedups" / src).resolve().stat().st_size for src in sources)
+    assert html + images < 600_000, (html, images)
