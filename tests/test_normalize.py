@@ -10,12 +10,12 @@ from tcguide.normalize import Normalizer
 
 @pytest.fixture
 def normalize():
-    return Normalizer.for_this_machine("/work/checkout", extra={"/scratch/job": "<work>"})
+    return Normalizer.for_this_machine("/srv/checkout", extra={"/scratch/job": "<work>"})
 
 
 @pytest.mark.parametrize("text, expected", [
-    ("/work/checkout/snippets/a.py", "snippets/a.py"),
-    ("cd /work/checkout && ls", "cd . && ls"),
+    ("/srv/checkout/snippets/a.py", "snippets/a.py"),
+    ("cd /srv/checkout && ls", "cd . && ls"),
     ("/scratch/job/out.txt", "<work>/out.txt"),
     ("<object object at 0x7f3a2b1c0d10>", "<object object at 0x…>"),
     ("<function f at 0x7f3a2b1c0d10>", "<function f at 0x…>"),
@@ -26,10 +26,10 @@ def test_machine_paths_and_addresses_are_neutralised(normalize, text, expected):
 
 
 @pytest.mark.parametrize("text", [
-    "/work/checkout2/snippets/a.py",  # a sibling folder whose name starts with the checkout's
-    "/work/checkoutx",
+    "/srv/checkout2/snippets/a.py",  # a sibling folder whose name starts with the checkout's
+    "/srv/checkoutx",
     "/scratch/jobs/1",
-    "x/work/checkout/y",  # the checkout's path inside another path
+    "x/srv/checkout/y",  # the checkout's path inside another path
     "mask = 0xdeadbeefcafe",  # a hex literal, not an address
     "sha 0x0123456789abcdef0",
     "ids: 140234567890123",
@@ -39,7 +39,7 @@ def test_text_that_only_looks_alike_is_left_alone(normalize, text):
 
 
 def test_python_itself_is_neutralised():
-    normalize = Normalizer.for_this_machine("/work/checkout")
+    normalize = Normalizer.for_this_machine("/srv/checkout")
     assert normalize(f"running {sys.executable} -c pass") == "running python3 -c pass"
     if sys.prefix not in ("/", "/usr", "/usr/local"):
         assert normalize(os.path.join(sys.prefix, "include")) == "<prefix>/include"
