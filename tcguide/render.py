@@ -21,9 +21,37 @@ FOLD_LINES = 25  # longer outputs fold
 TAIL_LINES = 12  # but their last lines stay in view
 
 
+# A line of torch's logging: an optional rank, level letter, date, time, process id and source
+# location up to "] ", then the message.
+LOG_LINE = re.compile(r"^(?P<prefix>(?:\[rank\d+\]:)?[VDIWEC]\d{4} \d\d:\d\d:\d\d\.\d+ \d+ [^\]\s]+\] )(?P<rest>.*)$")
+
+
+def _is_log(text: str) -> bool:
+    """Most of its lines are torch log lines: then the message matters, not its column."""
+    lines = text.splitlines()
+    return bool(lines) and sum(bool(LOG_LINE.match(line)) for line in lines) * 2 >= len(lines)
+
+
+def _escaped(text: str) -> str:
+    """The text as HTML; a torch log line's prefix in a span that the page shows short (its level
+    and time; all of it on hover or focus) while a copy still takes all of it."""
+    out = []
+    for line in text.splitlines(keepends=True):
+        match = LOG_LINE.match(line)
+        if match:
+            prefix = html.escape(match["prefix"])
+            out.append(f'<span class="tcg-log-prefix" tabindex="0" title="{prefix.strip()}">{prefix}</span>'
+                       f'{html.escape(line[match.end("prefix"):])}')
+        else:
+            out.append(html.escape(line))
+    return "".join(out)
+
+
 def _pre(text: str, css: str) -> str:
+    if _is_log(text):
+        css += " tcg-log"
     # newlines as entities keep the HTML block on one line, which Markdown leaves alone
-    return f'<pre class="{css}"><code>{html.escape(text).replace(chr(10), "&#10;")}</code></pre>'
+    return f'<pre class="{css}"><code>{_escaped(text).replace(chr(10), "&#10;")}</code></pre>'
 
 
 def _foldable(text: str, css: str, lang: str) -> str:

@@ -205,3 +205,23 @@ def test_charts_are_files_that_load_and_the_chapter_stays_within_its_weight(page
     sources = {figures.nth(i).get_attribute("src") for i in range(6)}
     images = sum((guide_site / prefix / "speedups" / src).resolve().stat().st_size for src in sources)
     assert html + images < 600_000, (html, images)
+
+
+def test_torch_log_lines_wrap_show_their_message_and_keep_the_whole_line(browser, base_url):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    try:
+        page.goto(f"{base_url}/dynamo-and-graphs/")
+        log = page.locator("pre.tcg-log").first
+        log.scroll_into_view_if_needed()
+        assert log.evaluate("e => e.scrollWidth <= e.clientWidth + 1")  # wraps instead of scrolling
+        prefix = log.locator(".tcg-log-prefix").first
+        full = prefix.get_attribute("title")
+        assert full.startswith("V") and "torch/_dynamo/" in full
+        assert prefix.evaluate("e => e.getBoundingClientRect().width") < 150  # level and time, not 60 characters
+        assert full in log.text_content()  # what a copy takes: the whole line
+        prefix.focus()
+        assert prefix.evaluate("e => e.getBoundingClientRect().width") > 150  # all of it, on demand
+        fold = page.locator("details.tcg-fold").first
+        assert fold.evaluate("e => getComputedStyle(e).borderLeftWidth") == "0px"  # not an admonition
+    finally:
+        page.close()

@@ -94,3 +94,16 @@ def test_stale_output_is_marked_but_still_shown():
 def test_durations_read_naturally():
     assert [render._duration(s, "en") for s in (0.004, 3.21, 59.4, 179.6, 3600)] == [
         "4 ms", "3.2 s", "59.4 s", "3 min 0 s", "60 min 0 s"]
+
+
+def test_torch_log_lines_keep_their_prefix_in_a_span_and_tables_stay_aligned():
+    log = ("V1123 02:48:56.185000 879 torch/_dynamo/symbolic_convert.py:5127] [0/0] [__graph_breaks] Graph break\n"
+           "[rank0]:W1123 03:30:42.232000 665 torch/_logging/_internal.py:1279] [0/0] ignored <x>\n")
+    html = render.cell(embedded("show", [stream(log)]), "en")
+    assert 'class="tcg-stream tcg-log"' in html
+    assert ('<span class="tcg-log-prefix" tabindex="0" title="V1123 02:48:56.185000 879 '
+            'torch/_dynamo/symbolic_convert.py:5127]">V1123 02:48:56.185000 879 '
+            'torch/_dynamo/symbolic_convert.py:5127] </span>[0/0] [__graph_breaks] Graph break') in html
+    assert "</span>[0/0] ignored &lt;x&gt;" in html
+    table = render.cell(embedded("show", [stream("mode     ms\n-------  ----\neager    1.0\n")]), "en")
+    assert "tcg-log" not in table
