@@ -17,7 +17,7 @@ from mkdocs.config import base, config_options as c
 from mkdocs.plugins import BasePlugin
 from mkdocs.utils import get_relative_url, meta
 
-from tcguide import directive, figures, i18n, pagehead, render, sitemaps
+from tcguide import directive, figures, headings, i18n, pagehead, render, sitemaps
 from tcguide.catalog import Catalog
 from tcguide.errors import GuideError
 from tcguide.labels import label
@@ -53,6 +53,10 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         for error in errors:
             rendered[error.line - offset] = render.problem_box(error, lang)
         markdown = directive.replace(markdown, rendered) if rendered else markdown
+        located = self.site.locate(page_path)
+        if located and located[0] != i18n.SOURCE and self.site.path(i18n.SOURCE, located[1]).exists():
+            english = self.site.read(i18n.SOURCE, located[1])
+            markdown = headings.with_english_ids(markdown, [h.text for h in english.headings])
         return _after_title(markdown, self._translation_notice(page_path, page.url, lang))
 
     def on_post_template(self, output_content, template_name, config):

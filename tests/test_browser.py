@@ -225,3 +225,11 @@ def test_torch_log_lines_wrap_show_their_message_and_keep_the_whole_line(browser
         assert fold.evaluate("e => getComputedStyle(e).borderLeftWidth") == "0px"  # not an admonition
     finally:
         page.close()
+
+
+def test_switching_language_keeps_the_section(page, base_url):
+    page.goto(f"{base_url}/ru/dynamic-shapes/#the-recompile-limit")
+    page.hover(".md-header__option .md-select")
+    page.get_by_role("link", name="中文").click()
+    page.wait_for_url("**/zh/dynamic-shapes/#the-recompile-limit")
+    assert page.locator("h2#the-recompile-limit").is_visible()

@@ -275,3 +275,14 @@ def test_every_page_has_a_canonical_and_absolute_language_alternates(guide_site)
 def test_home_pages_say_their_title_once(guide_site, lang, title):
     home = guide_site / ("" if lang == "en" else lang) / "index.html"
     assert f"<title>{title}</title>" in home.read_text()
+
+
+def test_every_language_gives_its_headings_the_english_ids(guide_site):
+    import re
+
+    ids = lambda path: re.findall(r'<h[1-6] id="([^"]+)"', path.read_text())  # noqa: E731
+    for english in sorted(guide_site.glob("*/index.html")):
+        if english.parent.name in ("ru", "zh", "ko", "assets"):
+            continue
+        for lang in ("ru", "zh", "ko"):
+            assert ids(guide_site / lang / english.parent.name / "index.html") == ids(english), (lang, english)
