@@ -4,7 +4,8 @@ language and the language switcher can keep the reader's ``#section``.
 MkDocs makes a heading's id from its text, so the same section of a Russian page and of its
 English page would get different ids. A translated page's headings (same order and levels
 as English: the structure check holds them to that) get ``{#id}`` with the English
-heading's id, made by the same slugify as the ``toc`` extension uses.
+heading's id, made by the same slugify as the ``toc`` extension uses (an ``attr_list`` id;
+a site without that extension keeps MkDocs' own ids).
 """
 
 from __future__ import annotations
@@ -31,9 +32,11 @@ def with_english_ids(markdown: str, english_headings: list[str]) -> str:
     lines = markdown.split("\n")
     index, used = 0, set()
     for number, line, code in lines_with_code_flag(markdown):
-        if code or not HEADING.match(line) or index >= len(english_headings):
+        heading = HEADING.match(line) if not code else None
+        if not heading or index >= len(english_headings):
             continue
-        if not HAS_ID.search(line):
+        # the page title (H1) keeps its own id: MkDocs takes the title from its text
+        if len(heading["hashes"]) > 1 and not HAS_ID.search(line):
             lines[number - 1] = f"{line.rstrip()} {{#{_unique(heading_id(english_headings[index]), used)}}}"
         index += 1
     return "\n".join(lines)

@@ -54,7 +54,8 @@ class CellsPlugin(BasePlugin[CellsConfig]):
             rendered[error.line - offset] = render.problem_box(error, lang)
         markdown = directive.replace(markdown, rendered) if rendered else markdown
         located = self.site.locate(page_path)
-        if located and located[0] != i18n.SOURCE and self.site.path(i18n.SOURCE, located[1]).exists():
+        if "attr_list" in config.markdown_extensions and located and located[0] != i18n.SOURCE \
+                and self.site.path(i18n.SOURCE, located[1]).exists():
             english = self.site.read(i18n.SOURCE, located[1])
             markdown = headings.with_english_ids(markdown, [h.text for h in english.headings])
         return _after_title(markdown, self._translation_notice(page_path, page.url, lang))
