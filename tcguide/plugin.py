@@ -1,4 +1,6 @@
-"""MkDocs plugin: replace each ``[[cell FILE.py#name]]`` line with the cell and its captured output.
+"""MkDocs plugin: replace each ``[[cell FILE.py#name]]`` line with the cell and its captured output,
+and finish the pages for readers in every language (section ids, notices, head links, 404 pages,
+figure files, per-page sitemaps).
 
 A directive that names a missing file or cell, or whose output is missing, stale,
 corrupt or holds an undeclared exception, is logged as a warning naming the page,
@@ -60,6 +62,13 @@ class CellsPlugin(BasePlugin[CellsConfig]):
             markdown = headings.with_english_ids(markdown, [h.text for h in english.headings])
         return _after_title(markdown, self._translation_notice(page_path, page.url, lang))
 
+    def on_post_page(self, output, page, config):
+        if config.site_url:
+            output = pagehead.absolute_alternates(output, urljoin(config.site_url, page.url), i18n.SOURCE)
+        lang = config.theme.get("language") or i18n.SOURCE
+        output = output.replace('title="Permanent link"', f'title="{label(lang, "permalink")}"')
+        return pagehead.title_once(output, config.site_name)
+
     def on_post_template(self, output_content, template_name, config):
         """One 404 page per language: the i18n build writes every language's to the site's root,
         where the last one built won. Each goes to its language's folder instead; the root keeps
@@ -81,17 +90,15 @@ class CellsPlugin(BasePlugin[CellsConfig]):
             target.write_text(svg, encoding="utf-8")
         sitemaps.write_beside_pages(Path(config.site_dir), config.site_url)
 
-    def on_post_page(self, output, page, config):
-        if config.site_url:
-            output = pagehead.absolute_alternates(output, urljoin(config.site_url, page.url), i18n.SOURCE)
-        lang = config.theme.get("language") or i18n.SOURCE
-        output = output.replace('title="Permanent link"', f'title="{label(lang, "permalink")}"')
-        return pagehead.title_once(output, config.site_name)
-
-    def _figure(self, svg: str, page_url: str) -> str:
+    def _figure(self, svg: str, page_url: str, where: str) -> str:
         """Keep a figure for writing as its own file (named by its content); its URL from the page."""
+        try:
+            safe = figures.safe_svg(svg)
+        except (ValueError, SyntaxError) as exc:  # ElementTree's ParseError is a SyntaxError
+            log.warning(f"{where}: a figure is not an SVG the site can serve ({exc}); shown inline — recapture it")
+            return render.data_uri(svg)
         name = f"assets/figures/{hashlib.sha256(svg.encode('utf-8')).hexdigest()[:16]}.svg"
-        self.figures[name] = figures.safe_svg(svg)
+        self.figures[name] = safe
         return get_relative_url(name, page_url)
 
     def _render(self, d: directive.Directive, page_path: str, page_url: str, lang: str) -> str:
@@ -107,7 +114,7 @@ class CellsPlugin(BasePlugin[CellsConfig]):
             return render.problem_box(problem, lang)
         if embedded.problem:
             log.warning(f"{page_path}:{d.line}: {d.text}: {embedded.problem}")
-        return render.cell(embedded, lang, lambda svg: self._figure(svg, page_url))
+        return render.cell(embedded, lang, lambda svg: self._figure(svg, page_url, f"{page_path}:{d.line}: {d.text}"))
 
     def _translation_notice(self, page_path: str, page_url: str, lang: str) -> str:
         """Tell readers of a fallback or an outdated translation what they are reading."""
