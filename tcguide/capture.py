@@ -335,7 +335,8 @@ def capture(paths: list[str], root: Path, *, force: bool = False, jobs: int | No
     """Capture the snippet files under paths that belong to this runner's machine class
     (and shard); returns the process exit status. ``dry_run`` only says what would run."""
     report = Report()
-    machine = machine or shards.project_machine(root)
+    default = shards.project_machine(root)
+    machine = machine or default
     try:
         if shard_spec:
             shards.parse_spec(shard_spec)
@@ -343,16 +344,17 @@ def capture(paths: list[str], root: Path, *, force: bool = False, jobs: int | No
     except GuideError as exc:
         report.add("ERROR", str(exc))
         return 2
-    mine = _of_class(files, root, machine, report)
-    planned = shards.shard([_expected(s, root) for s in mine], shard_spec)
-    chosen = [next(s for s in mine if s.path == p.path) for p in planned]
+    mine = {s.path: s for s in _of_class(files, root, machine, default, report)}
+    outputs = {path: existing_output(s, root) for path, s in mine.items()}  # each read and checked once
+    planned = shards.shard([_expected(s, outputs[path]) for path, s in mine.items()], shard_spec)
+    chosen = [mine[p.path] for p in planned]
     if dry_run:
-        return _dry_run(planned, chosen, root, force, report)
+        return _dry_run(planned, chosen, outputs, force, report)
     machine_env = machine_env or machine_environment()
     max_jobs = jobs or max(1, min(8, (os.cpu_count() or 2) // 2))
     threads = max(1, (os.cpu_count() or 2) // max_jobs)  # Inductor's compile workers per file
     machine_env = {**machine_env, "compile_threads": threads}
-    pending = _plan(chosen, root, machine_env, force, report)
+    pending = _plan(chosen, outputs, root, machine_env, force, report)
     status = 0
     kept = ""
     if pending:
@@ -367,10 +369,11 @@ def capture(paths: list[str], root: Path, *, force: bool = False, jobs: int | No
     return status or (1 if report.failed else 0)
 
 
-def _of_class(files: list[Path], root: Path, machine: str, report: Report) -> list[snippets.SnippetFile]:
-    """The readable snippet files of this runner's machine class; reports the others."""
+def _of_class(files: list[Path], root: Path, machine: str, default: str,
+              report: Report) -> list[snippets.SnippetFile]:
+    """The readable snippet files of this runner's machine class (``default``: the project's);
+    reports the others."""
     mine, others = [], Counter()
-    default = shards.project_machine(root)
     for path in files:
         try:
             snippet_file = snippets.load(root / path, str(path))
@@ -388,19 +391,18 @@ def _of_class(files: list[Path], root: Path, machine: str, report: Report) -> li
     return mine
 
 
-def _expected(snippet_file: snippets.SnippetFile, root: Path) -> shards.Planned:
-    existing = existing_output(snippet_file, root)
+def _expected(snippet_file: snippets.SnippetFile, existing: store.Capture | None) -> shards.Planned:
     seconds = shards.START_S + sum(c.wall_time_s for c in existing.cells) if existing else shards.NEW_FILE_S
     return shards.Planned(snippet_file.path, round(seconds, 1), snippet_file.requirements.exclusive, existing is not None)
 
 
-def _dry_run(planned: list[shards.Planned], chosen: list[snippets.SnippetFile], root: Path, force: bool,
-             report: Report) -> int:
+def _dry_run(planned: list[shards.Planned], chosen: list[snippets.SnippetFile],
+             outputs: dict[str, store.Capture | None], force: bool, report: Report) -> int:
     """Print what a capture would run (judged by the checkout alone: no torch, no GPU), with the
     seconds each file is expected to take, and the total."""
     total, count = 0.0, 0
     for plan, snippet_file in zip(planned, chosen):
-        existing = existing_output(snippet_file, root)
+        existing = outputs[snippet_file.path]
         if not force and existing is not None and not freshness.stale(snippet_file, existing):
             continue
         notes = [n for n, on in (("exclusive", plan.exclusive), ("never captured: default", not plan.recorded)) if on]
@@ -411,8 +413,8 @@ def _dry_run(planned: list[shards.Planned], chosen: list[snippets.SnippetFile], 
     return 1 if report.failed else 0
 
 
-def _plan(chosen: list[snippets.SnippetFile], root: Path, machine_env: dict, force: bool,
-          report: Report) -> list[Job]:
+def _plan(chosen: list[snippets.SnippetFile], outputs: dict[str, store.Capture | None], root: Path,
+          machine_env: dict, force: bool, report: Report) -> list[Job]:
     """The files that need running; reports the others."""
     gpu_count = machine_env.get("gpu_count", 0)
     installed = freshness.installed_versions()
@@ -420,7 +422,7 @@ def _plan(chosen: list[snippets.SnippetFile], root: Path, machine_env: dict, for
     for snippet_file in chosen:
         path = snippet_file.path
         env = file_environment(machine_env, snippet_file.requirements)
-        existing = existing_output(snippet_file, root)
+        existing = outputs[path]
         if snippet_file.requirements.gpus > gpu_count:
             kept = existing is not None and not freshness.stale(snippet_file, existing)
             report.add("skip" if kept else "FAIL",

@@ -11,7 +11,6 @@ Stdlib only.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import shutil
@@ -20,7 +19,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from tcguide.snippet import SnippetFile
+from tcguide.snippet import SnippetFile, sha256_of
 
 # What a snippet's process sees of the driver's environment; everything else is dropped.
 ENV_NAMES = {"PATH", "LANG", "LANGUAGE", "TZ", "TERM", "LD_LIBRARY_PATH", "OMP_NUM_THREADS", "MKL_NUM_THREADS"}
@@ -97,7 +96,7 @@ def _listed(root: Path) -> list[str]:
 
 def _digest(path: Path) -> str:
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        return sha256_of(path)
     except OSError:
         return ""  # gone
 
