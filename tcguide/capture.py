@@ -254,7 +254,8 @@ def _store(job: Job, result: dict) -> tuple[str, str]:
         snippet=job.snippet.path, inputs=freshness.inputs(job.snippet), packages=result.get("packages", {}),
         environment={**job.environment, "side_by_side": job.side_by_side},
         captured_at=datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        cells=tuple(store.CellRecord(c["name"], tuple(c["outputs"]), c["wall_time_s"]) for c in result["cells"]),
+        cells=tuple(store.CellRecord(c["name"], tuple(c["outputs"]), c["wall_time_s"], c.get("glue", {}))
+                    for c in result["cells"]),
     )
     text = store.dumps(capture)
     path = store.output_path(job.root / job.snippet.path)
@@ -282,8 +283,10 @@ def _finish(job: Job, report: Report) -> tuple[str, str] | None:
                            f"{failure['message']}\n{_indent(failure['traceback'])}"
                            f"      — fix the cell, or declare the exception: '# %% {failure['cell']} raises=\"...\"'")
     elif failure:
+        remedy = {"glue": "set the variable to a number, text, or a list or dict of them, or drop it from glue=",
+                  "no-exception": "remove the raises= option, or make the cell raise"}[failure["kind"]]
         report.add("FAIL", f"{job.snippet.path}:{failure['line']}: cell '{failure['cell']}': {failure['message']}"
-                           " — remove the raises= option, or make the cell raise")
+                           f" — {remedy}")
     elif rc is not None and rc < 0:
         name = signal.Signals(-rc).name if -rc in signal.Signals._value2member_map_ else str(-rc)
         report.add("FAIL", f"{where}: {cell} crashed (killed by {name}) after {elapsed:.1f} s"

@@ -1,10 +1,12 @@
-"""``python3 -m tcguide check``: every snippet output fresh, every directive in the docs resolvable."""
+"""``python3 -m tcguide check``: every snippet output fresh, every directive and figure reference
+in the docs resolvable."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from tcguide import directive
+from tcguide import directive, glue
+from tcguide.labels import DEFAULT as SOURCE_LANGUAGE
 from tcguide.catalog import Catalog
 from tcguide.errors import GuideError
 
@@ -14,8 +16,16 @@ def check(root: Path, docs: str = "docs", snippets_dir: str = "snippets") -> lis
     problems = catalog.problems()
     for page in sorted((root / docs).rglob("*.md")):
         rel = str(page.relative_to(root))
-        found, errors = directive.find(page.read_text(encoding="utf-8"), rel)
+        text = page.read_text(encoding="utf-8")
+        found, errors = directive.find(text, rel)
         problems.extend(errors)
+        references, errors = glue.find(text, rel)
+        problems.extend(errors)
+        for ref in references:
+            try:
+                glue.render(ref, catalog, rel, SOURCE_LANGUAGE)
+            except GuideError as exc:
+                problems.append(exc)
         for d in (d for d in found if d.kind == "cell"):
             try:
                 catalog.embed(d.file, d.cell)

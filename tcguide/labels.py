@@ -18,6 +18,9 @@ LABELS: dict[str, dict[str, str]] = {
         "raises_unexpected": "Unexpected {ename}",
         "no_output": "(this cell prints nothing)",
         "problem": "Output problem:",
+        "decimal_sep": ".", "group_sep": ",",
+        "glued": "Measured: value from cell {cell} of {file} · {where}",
+        "quoted": "Quoted, not measured here: {source}",
     },
     "ru": {
         "t_file": "Файл", "t_cells": "Ячеек", "t_time": "Время", "t_where": "Где получен", "t_date": "Дата",
@@ -34,6 +37,9 @@ LABELS: dict[str, dict[str, str]] = {
         "raises_unexpected": "Непредвиденное исключение {ename}",
         "no_output": "(эта ячейка ничего не выводит)",
         "problem": "Проблема с выводом:",
+        "decimal_sep": ",", "group_sep": "\u202f",
+        "glued": "Измерено: значение из ячейки {cell} файла {file} · {where}",
+        "quoted": "Цитата, здесь не измерялось: {source}",
     },
     "zh": {
         "t_file": "代码文件", "t_cells": "单元数", "t_time": "运行时间", "t_where": "采集环境", "t_date": "日期",
@@ -50,6 +56,9 @@ LABELS: dict[str, dict[str, str]] = {
         "raises_unexpected": "意外的 {ename}",
         "no_output": "（此单元没有输出）",
         "problem": "输出有问题：",
+        "decimal_sep": ".", "group_sep": ",",
+        "glued": "实测值：来自 {file} 的单元 {cell} · {where}",
+        "quoted": "引用值，并非本指南实测：{source}",
     },
     "ko": {
         "t_file": "스니펫 파일", "t_cells": "셀 수", "t_time": "실행 시간", "t_where": "캡처 환경", "t_date": "날짜",
@@ -66,6 +75,9 @@ LABELS: dict[str, dict[str, str]] = {
         "raises_unexpected": "예상하지 못한 {ename}",
         "no_output": "(이 셀은 아무것도 출력하지 않습니다)",
         "problem": "출력 문제:",
+        "decimal_sep": ".", "group_sep": ",",
+        "glued": "측정값: {file}의 셀 {cell}에서 가져온 값 · {where}",
+        "quoted": "인용한 값이며 이 가이드에서 측정하지 않음: {source}",
     },
 }
 

@@ -1,8 +1,8 @@
 """MkDocs plugin: replace each ``[[cell FILE.py#name]]`` line with the cell and its captured output,
-and finish the pages for readers in every language (section ids, notices, head links, 404 pages,
+each ``{{FILE.py:name}}`` figure with its captured value (``glue``), and finish the pages for readers in every language (section ids, notices, head links, 404 pages,
 figure files, per-page sitemaps).
 
-A directive that names a missing file or cell, or whose output is missing, stale,
+A directive or figure that names a missing file, cell or value, or whose output is missing, stale,
 corrupt or holds an undeclared exception, is logged as a warning naming the page,
 the line and what to do (so ``mkdocs build --strict`` fails), and is marked on the
 page (so ``mkdocs serve`` still previews it).
@@ -19,7 +19,7 @@ from mkdocs.config import base, config_options as c
 from mkdocs.plugins import BasePlugin
 from mkdocs.utils import get_relative_url, meta
 
-from tcguide import directive, figures, headings, i18n, pagehead, render, sitemaps
+from tcguide import directive, figures, glue, headings, i18n, pagehead, render, sitemaps
 from tcguide.catalog import Catalog
 from tcguide.errors import GuideError
 from tcguide.labels import label
@@ -48,6 +48,9 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         page_path = self._page_path(page)
         lang = config.theme.get("language") or i18n.SOURCE  # mkdocs-static-i18n sets it per language built
         offset = _front_matter_lines(page)  # messages name the file's own lines
+        markdown, unresolved = glue.substitute(markdown, self.catalog, page_path, lang, start=offset + 1)
+        for problem in unresolved:
+            log.warning(str(problem))
         found, errors = directive.find(markdown, page_path, start=offset + 1)
         for error in errors:
             log.warning(str(error))

@@ -110,6 +110,8 @@ def outputs(embedded: Embedded, lang: str, figure_url=data_uri) -> str:
         elif kind == "display_data":
             url = html.escape(figure_url(output["data"]["image/svg+xml"]))
             alt = label(lang, "figure").format(cell=embedded.cell.name, file=embedded.snippet.path)
+            if output["data"].get("text/plain"):  # what the chart shows, described at capture
+                alt += ": " + output["data"]["text/plain"]
             # a tap opens the figure on its own, to zoom on a phone
             parts.append(f'<a class="tcg-figure-link" href="{url}"><img class="tcg-figure" alt="{html.escape(alt)}" '
                          f'src="{url}" loading="lazy"></a>')

@@ -5,7 +5,8 @@ Started by the capture driver as ``python3 -m tcguide.runner SNIPPET DISPLAY RES
 folder, from a copy of the snippet. Per cell it records, in order: stdout and stderr
 as one interleaved stream (file descriptors 1 and 2 both point at one file while the
 cell runs, so output of C code and child processes is caught too), warnings,
-matplotlib figures as SVG, any exception with its traceback, and wall time, all
+matplotlib figures as SVG (with a text description of what each chart shows), any
+exception with its traceback, the values of the variables it glues, and wall time, all
 tidied and capped (``terminal``) and with machine paths neutralised (``normalize``).
 The result file is rewritten atomically after every cell, so the driver knows how far
 a file got even when it crashed or hung.
@@ -41,8 +42,10 @@ from tcguide.normalize import Normalizer
 from tcguide.store import write_atomic
 
 SEED = 0
+GLUE_BYTES = 64 * 1024  # of one glued value, as JSON
 LOG_READ_BYTES = 4 * terminal.CELL_BYTES  # of a longer log, only its start and end are read
 GUARD_POLL_S = 0.2
+STARTUP_PATH = {str(Path(p or ".").resolve()) for p in sys.path}  # where the interpreter finds packages
 
 
 # ---- processes and threads the file starts -------------------------------------------
@@ -155,7 +158,30 @@ def _format_exception(exc: BaseException, snippet_path: str, tidy: Tidy) -> dict
             "evalue": tidy(str(exc)), "traceback": tidy("".join(lines))}
 
 
-def _figures() -> list[dict]:
+def _describe(figure) -> str:
+    """What a chart shows, in words (a page's alt text): its title, and per panel its axis label
+    and each bar's category and value, or each named line. Empty if nothing can be said."""
+    parts = [figure._suptitle.get_text()] if getattr(figure, "_suptitle", None) else []
+    for ax in figure.axes:
+        values = []
+        for container in ax.containers:
+            horizontal = getattr(container, "orientation", "vertical") == "horizontal"
+            ticks = dict(zip((ax.get_yticks() if horizontal else ax.get_xticks()),
+                             (t.get_text() for t in (ax.get_yticklabels() if horizontal else ax.get_xticklabels()))))
+            for patch in getattr(container, "patches", ()):
+                where = patch.get_y() + patch.get_height() / 2 if horizontal else patch.get_x() + patch.get_width() / 2
+                name = min(ticks.items(), key=lambda item: abs(item[0] - where))[1] if ticks else ""
+                value = patch.get_width() if horizontal else patch.get_height()
+                values.append(f"{name} {value:.3g}".strip())
+        values += [line.get_label() for line in ax.get_lines() if not line.get_label().startswith("_")]
+        what = ax.get_title() or (ax.get_xlabel() if ax.containers and all(
+            getattr(c, "orientation", "") == "horizontal" for c in ax.containers) else ax.get_ylabel())
+        if values:
+            parts.append(f"{what}: {', '.join(values)}" if what else ", ".join(values))
+    return ". ".join(p.strip() for p in parts if p.strip())
+
+
+def _figures(tidy: Tidy) -> list[dict]:
     pyplot = sys.modules.get("matplotlib.pyplot")
     if pyplot is None:
         return []
@@ -171,7 +197,14 @@ def _figures() -> list[dict]:
                           "text": f"[figure {number} not stored: {len(svg):,} bytes of SVG, over the cap of "
                                   f"{terminal.FIGURE_BYTES:,} cut by capture]\n"})
         else:
-            found.append({"output_type": "display_data", "data": {"image/svg+xml": svg}})
+            data = {"image/svg+xml": svg}
+            try:
+                description = tidy(_describe(pyplot.figure(number)))
+            except Exception:  # noqa: BLE001 - a chart the description doesn't understand keeps its image
+                description = ""
+            if description:
+                data["text/plain"] = description  # as a notebook stores it: the figure's text form
+            found.append({"output_type": "display_data", "data": data})
     pyplot.close("all")
     return found
 
@@ -230,7 +263,7 @@ def _run_cell(cell: snippets.Cell, compiler: snippets.CellCompiler, snippet_path
     if text:
         outputs.append({"output_type": "stream", "name": "stdout", "text": text})
     outputs.extend(warnings_caught)
-    outputs.extend(_figures())
+    outputs.extend(_figures(tidy))
     failure = None
     if error is not None:
         formatted = _format_exception(error, snippet_path, tidy)
@@ -244,16 +277,80 @@ def _run_cell(cell: snippets.Cell, compiler: snippets.CellCompiler, snippet_path
     elif cell.raises:
         failure = {"kind": "no-exception", "cell": cell.name, "line": cell.line,
                    "message": f"declared raises={cell.raises} but the cell finished without raising"}
-    return {"name": cell.name, "outputs": outputs, "wall_time_s": elapsed}, failure
+    record = {"name": cell.name, "outputs": outputs, "wall_time_s": elapsed}
+    if cell.glue and failure is None:
+        record["glue"], problem = _glued(cell, namespace)
+        if problem:
+            failure = {"kind": "glue", "cell": cell.name, "line": cell.line, "message": problem}
+    return record, failure
+
+
+def _plain(value, where: str):
+    """A glued value as JSON data: numbers (numpy and torch scalars too), text, true/false/null,
+    and lists and string-keyed dicts of those. Raises ValueError saying what does not fit."""
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise ValueError(f"{where} is {value}, which a page cannot quote")
+        return float(value)
+    if isinstance(value, (list, tuple)):
+        return [_plain(v, f"{where}[{i}]") for i, v in enumerate(value)]
+    if isinstance(value, dict):
+        if not all(isinstance(k, str) for k in value):
+            raise ValueError(f"{where} has a key that is not text")
+        return {k: _plain(v, f"{where}.{k}") for k, v in value.items()}
+    item = getattr(value, "item", None)  # numpy scalars, one-element tensors and arrays
+    if callable(item) and getattr(value, "ndim", 0) == 0:
+        return _plain(item(), where)
+    raise ValueError(f"{where} is a {type(value).__name__}; glue numbers, text, or lists and dicts of them")
+
+
+def _glued(cell: snippets.Cell, namespace: dict) -> tuple[dict, str | None]:
+    """The values of the variables the cell glues, and what is wrong (a name it did not set, a value
+    that is not plain data, or too big to quote)."""
+    values = {}
+    for name in cell.glue:
+        if name not in namespace:
+            return values, f"cell declares glue={','.join(cell.glue)} but sets no variable '{name}'"
+        try:
+            values[name] = _plain(namespace[name], name)
+        except ValueError as exc:
+            return values, f"glued {exc}"
+        except RecursionError:
+            return values, f"glued {name} nests too deeply"
+        size = len(json.dumps(values[name], ensure_ascii=False))
+        if size > GLUE_BYTES:
+            return values, f"glued {name} is {size:,} bytes as JSON, over the cap of {GLUE_BYTES:,}"
+    return values, None
+
+
+def _on_startup_path(module: types.ModuleType | None) -> bool:
+    """The top-level module was found on the interpreter's own path, not on one a package added
+    later (setuptools puts its vendored copies of other distributions on the path)."""
+    if module is None:
+        return False
+    file = getattr(module, "__file__", None)
+    if file:
+        where = Path(file).resolve().parent
+        roots = [where.parent if where.name == module.__name__ else where]
+    else:  # a namespace package: where its portions are
+        roots = [Path(p).resolve().parent for p in getattr(module, "__path__", ())]
+    return any(str(root) in STARTUP_PATH for root in roots)
 
 
 def imported_distributions() -> dict[str, str]:
-    """Name and version of every installed distribution the file imported (torch, numpy, ...)."""
+    """Name and version of every installed distribution the file imported (torch, numpy, ...),
+    found on the interpreter's own path."""
     from importlib import metadata
 
     owners = metadata.packages_distributions()
     found = {}
     for module in {name.split(".")[0] for name in list(sys.modules)}:
+        if not _on_startup_path(sys.modules.get(module)):
+            continue
         for dist in owners.get(module, ()):
             if dist != "tcguide":
                 try:

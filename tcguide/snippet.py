@@ -17,9 +17,14 @@ A snippet file looks like this (the jupytext "percent" format)::
     # %% broken-call raises="RuntimeError"
     torch.ones(2) @ torch.ones(3)
 
+    # %% measure glue=speedup,eager_ms
+    eager_ms, speedup = 2.0, 1.5
+
 Cell names are lower-case words joined by ``-``; ``raises`` names the exception
 (its class name or dotted path, an ``Exception`` subclass) that the cell is expected
-to raise. The capture block, if any, comes before the first cell, once. Every cell
+to raise; ``glue`` names variables the cell sets whose values the capture stores, so
+that pages can quote them (``{{file.py:speedup:.2f}}``, see ``glue``) instead of typing
+the figures. For a reader the file stays plain Python: the marker is a comment. The capture block, if any, comes before the first cell, once. Every cell
 must compile on its own (with the ``__future__`` imports of the cells before it), so
 a cell that doesn't is reported at parse time as ``path:line``.
 """
@@ -46,7 +51,8 @@ CELL_MARKER = re.compile(
 )
 META_ITEM = re.compile(r"(?P<key>[a-z_]+)=(?P<value>\S+)")
 HEADER_OPEN, HEADER_CLOSE = "# /// capture", "# ///"
-CELL_KEYS = {"raises"}
+CELL_KEYS = {"raises", "glue"}
+GLUE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 LAUNCHERS = ("python", "torchrun")
 # Names that a cell may not declare: not Exception subclasses, so "expecting" them would hide
 # an interrupt, an exit or anything at all.
@@ -75,6 +81,7 @@ class Cell:
     line: int  # 1-based line of the cell's marker
     source: str  # the lines after the marker, trailing blank lines dropped
     raises: str | None = None
+    glue: tuple[str, ...] = ()  # names of variables whose values the capture stores
 
     @property
     def code(self) -> str:
@@ -94,6 +101,10 @@ class SnippetFile:
 
     def cell(self, name: str) -> Cell | None:
         return next((c for c in self.cells if c.name == name), None)
+
+    def glued_by(self, name: str) -> Cell | None:
+        """The cell that glues a value of this name (at most one does)."""
+        return next((c for c in self.cells if name in c.glue), None)
 
 
 class CellCompiler:
@@ -191,23 +202,24 @@ def parse(text: str, path: str, sha256: str = "") -> SnippetFile:
     lines = text.splitlines()
     requirements, body_start = _parse_header(lines, path)
     cells: list[Cell] = []
-    current: tuple[int, str, str | None] | None = None
+    current: tuple[int, str, str | None, tuple[str, ...]] | None = None
     body: list[str] = []
 
     def close() -> None:
         if current is None:
             return
-        line, name, raises = current
+        line, name, raises, glue = current
         while body and not body[-1].strip():
             body.pop()
         if not any(l.strip() for l in body):
             raise GuideError(path, line, f"cell '{name}' is empty", "put code in it or remove the marker")
-        cells.append(Cell(name, line, "\n".join(body) + "\n", raises))
+        cells.append(Cell(name, line, "\n".join(body) + "\n", raises, glue))
 
     for number, line in enumerate(lines[body_start:], start=body_start + 1):
         if MARKER.match(line):
             close()
-            current = _parse_marker(line, number, path, {c.name: c.line for c in cells})
+            current = _parse_marker(line, number, path, {c.name: c.line for c in cells},
+                                    {n: c for c in cells for n in c.glue})
             body = []
         elif current is None:
             if line.strip() and not line.lstrip().startswith("#"):
@@ -230,7 +242,21 @@ def parse(text: str, path: str, sha256: str = "") -> SnippetFile:
     return SnippetFile(path, sha256, requirements, tuple(cells))
 
 
-def _parse_marker(line: str, number: int, path: str, seen: dict[str, int]):
+def _parse_glue(raw: str, number: int, path: str, glued: dict[str, Cell]) -> tuple[str, ...]:
+    names = tuple(raw.split(","))
+    for name in names:
+        if not GLUE_NAME.fullmatch(name):
+            raise GuideError(path, number, f"glue={raw}: {name!r} is not a variable name",
+                             "list the variables the cell sets, separated by commas: glue=eager_ms,speedup")
+        if name in glued:
+            raise GuideError(path, number, f"glue name '{name}' is already glued by cell '{glued[name].name}' "
+                             f"(line {glued[name].line})", "glue each value in one cell; rename one of them")
+    if len(set(names)) != len(names):
+        raise GuideError(path, number, f"glue={raw} names a variable twice", "name each variable once")
+    return names
+
+
+def _parse_marker(line: str, number: int, path: str, seen: dict[str, int], glued: dict[str, Cell]):
     match = CELL_MARKER.match(line)
     if not match:
         raise GuideError(path, number, f"malformed cell marker {line.strip()!r}", REMEDY_MARKER)
@@ -247,6 +273,9 @@ def _parse_marker(line: str, number: int, path: str, seen: dict[str, int]):
             raise GuideError(
                 path, number, f"unknown cell option '{key}'", f"known options: {', '.join(sorted(CELL_KEYS))}"
             )
+        if key == "glue":
+            meta[key] = _parse_glue(raw, number, path, glued)
+            continue
         try:
             value = json.loads(raw) if raw.startswith('"') else raw
         except json.JSONDecodeError:
@@ -257,7 +286,10 @@ def _parse_marker(line: str, number: int, path: str, seen: dict[str, int]):
             raise GuideError(path, number, f"raises={value} does not name an Exception subclass",
                              "declare the exception the cell really raises, e.g. raises=\"ValueError\"")
         meta[key] = value
-    return number, name, meta.get("raises")
+    if "raises" in meta and "glue" in meta:
+        raise GuideError(path, number, "a cell that raises cannot glue values (it stops before setting them)",
+                         "glue the values in a cell that finishes")
+    return number, name, meta.get("raises"), meta.get("glue", ())
 
 
 def _parse_header(lines: list[str], path: str) -> tuple[Requirements, int]:

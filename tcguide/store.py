@@ -42,6 +42,7 @@ class CellRecord:
     name: str
     outputs: tuple[dict, ...]
     wall_time_s: float
+    glue: dict = field(default_factory=dict)  # variable name -> its value (JSON data), for pages to quote
 
     @property
     def error(self) -> dict | None:
@@ -89,7 +90,8 @@ def dumps(capture: Capture) -> str:
         "environment": capture.environment,
         "captured_at": capture.captured_at,
         "cells": [
-            {"name": c.name, "wall_time_s": round(c.wall_time_s, 3), "outputs": [_encode(o) for o in c.outputs]}
+            {"name": c.name, "wall_time_s": round(c.wall_time_s, 3), "outputs": [_encode(o) for o in c.outputs],
+             **({"glue": c.glue} if c.glue else {})}
             for c in capture.cells
         ],
     }
@@ -200,9 +202,13 @@ def _check_output(o, where: tuple) -> None:
         _expect(type(o["lineno"]) is int, where + ("lineno",), "must be a whole number")
     if "data" in o:
         data = o["data"]
-        _expect(isinstance(data, dict) and len(data) == 1 and data.keys() <= {"image/svg+xml", "image/png"},
-                where + ("data",), "a figure is one image/svg+xml or image/png")
-        (mime, value), = data.items()
+        images = data.keys() & {"image/svg+xml", "image/png"} if isinstance(data, dict) else set()
+        _expect(len(images) == 1 and data.keys() <= images | {"text/plain"}, where + ("data",),
+                "a figure is one image/svg+xml or image/png, and optionally its text/plain description")
+        if "text/plain" in data:
+            _expect(_text(data["text/plain"]), where + ("data", "text/plain"), "must be text")
+        mime = images.pop()
+        value = data[mime]
         _expect(_text(value), where + ("data", mime), "a figure must be text")
         value = from_lines(value)
         if mime == "image/svg+xml":
@@ -236,7 +242,11 @@ def _check(doc) -> None:
             "must be a UTC time written as 2026-11-22T10:15:00Z")
     _expect(isinstance(doc["cells"], list), ("cells",), "must be a list")
     for i, cell in enumerate(doc["cells"]):
-        _keys(cell, ("cells", i), {"name", "wall_time_s", "outputs"})
+        _keys(cell, ("cells", i), {"name", "wall_time_s", "outputs"}, {"glue"})
+        if "glue" in cell:
+            _expect(isinstance(cell["glue"], dict) and cell["glue"] and all(
+                isinstance(k, str) and _plain_data(v) for k, v in cell["glue"].items()), ("cells", i, "glue"),
+                "must map variable names to numbers, text, true/false/null, or lists and objects of them")
         _expect(isinstance(cell["name"], str) and CELL_NAME.fullmatch(cell["name"]), ("cells", i, "name"),
                 "is not a cell name")
         time_s = cell["wall_time_s"]
@@ -247,6 +257,20 @@ def _check(doc) -> None:
             _check_output(output, ("cells", i, "outputs", j))
     _expect(doc["digest"] == digest(doc), ("digest",),
             "edited by hand — recapture: its content no longer matches the digest the capture wrote")
+
+
+def _plain_data(value, depth: int = 0) -> bool:
+    if depth > 32:
+        return False
+    if value is None or isinstance(value, (bool, str)):
+        return True
+    if type(value) in (int, float):
+        return math.isfinite(value)
+    if isinstance(value, list):
+        return all(_plain_data(v, depth + 1) for v in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _plain_data(v, depth + 1) for k, v in value.items())
+    return False
 
 
 def _line_of(text: str, where: tuple) -> int | None:
@@ -312,6 +336,7 @@ def load(path: str | Path, display: str | None = None) -> Capture:
         field_name = ".".join(str(step) for step in bad.where) or "the document"
         raise GuideError(shown, _line_of(text, bad.where), f"captured output is invalid: {field_name} {bad.problem}",
                          REMEDY) from None
-    cells = tuple(CellRecord(c["name"], tuple(_decode(o) for o in c["outputs"]), float(c["wall_time_s"]))
+    cells = tuple(CellRecord(c["name"], tuple(_decode(o) for o in c["outputs"]), float(c["wall_time_s"]),
+                             c.get("glue", {}))
                   for c in doc["cells"])
     return Capture(doc["snippet"], doc["inputs"], doc["environment"], doc["captured_at"], cells, doc["packages"])

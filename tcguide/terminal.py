@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 # Caps on what one cell, and one whole file, may store (the README states them). The
 # longest output of the guide today is 239 lines and 38 KB in one cell, 360 lines in one
-# file, and its longest line 652 characters; figures are at most 46 KB.
+# file, and its longest line 795 characters; figures are at most 46 KB.
 CELL_LINES, CELL_BYTES = 2_000, 256_000
 FILE_LINES, FILE_BYTES = 5_000, 1_000_000
 LINE_CHARS = 4_000

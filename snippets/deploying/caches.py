@@ -43,31 +43,38 @@ def first_call_seconds(model, x):
 
 x = torch.randn(16, 3, 64, 64, device=device)
 
-# %% cold-and-warm
+# %% cold-and-warm glue=compiles
+def cache_counts():
+    """Lookups in Inductor's FX graph cache and in AOTAutograd's cache since counters.clear()."""
+    fx, aot = counters["inductor"], counters["aot_autograd"]
+    return {"fx_hits": fx["fxgraph_cache_hit"], "fx_misses": fx["fxgraph_cache_miss"],
+            "aot_hits": aot["autograd_cache_hit"], "aot_misses": aot["autograd_cache_miss"],
+            "aot_bypasses": aot["autograd_cache_bypass"]}
+
+
+compiles = {}
 model = build_model(device)
+for run in ("cold", "warm"):
+    torch._dynamo.reset()  # drop every compiled graph held in memory
+    counters.clear()
+    seconds = first_call_seconds(torch.compile(model), x)
+    compiles[run] = c = {"seconds": seconds, **cache_counts()}
+    print(f"{run} compile: {seconds:4.1f} s   FX graph cache hits/misses: {c['fx_hits']}/{c['fx_misses']}"
+          f"   AOTAutograd cache hits/misses/bypasses: {c['aot_hits']}/{c['aot_misses']}/{c['aot_bypasses']}")
 
-counters.clear()
-cold = first_call_seconds(torch.compile(model), x)
-print(f"cold compile: {cold:5.1f} s   FX graph cache hits/misses:",
-      counters["inductor"]["fxgraph_cache_hit"], counters["inductor"]["fxgraph_cache_miss"])
-
-torch._dynamo.reset()  # drop every compiled graph held in memory
-counters.clear()
-warm = first_call_seconds(torch.compile(model), x)
-print(f"warm compile: {warm:5.1f} s   FX graph cache hits/misses:",
-      counters["inductor"]["fxgraph_cache_hit"], counters["inductor"]["fxgraph_cache_miss"])
-
-# %% save-artifacts
+# %% save-artifacts glue=artifacts
 artifact_bytes, cache_info = torch.compiler.save_cache_artifacts()
 print(f"{len(artifact_bytes) / 1024:.0f} KiB of cache artifacts")
+artifacts = {"kib": len(artifact_bytes) / 1024}
 for kind in ("inductor", "aot_autograd", "autotune", "pgo"):
-    print(f"  {kind} entries: {len(getattr(cache_info, kind + '_artifacts'))}")
+    artifacts[kind] = len(getattr(cache_info, kind + "_artifacts"))
+    print(f"  {kind} entries: {artifacts[kind]}")
 
 artifact_path = os.path.join(tempfile.mkdtemp(), "compile_artifacts.bin")
 with open(artifact_path, "wb") as f:
     f.write(artifact_bytes)
 
-# %% fresh-process
+# %% fresh-process glue=fresh
 CHILD = MODEL_CODE + textwrap.dedent("""
     import sys, time
 
@@ -97,5 +104,6 @@ def compile_in_fresh_process(*args):
     return float(done.stdout.split()[-1])
 
 
-print(f"fresh process, empty cache:       {compile_in_fresh_process():5.1f} s")
-print(f"fresh process, artifacts loaded:  {compile_in_fresh_process(artifact_path):5.1f} s")
+fresh = {"empty_s": compile_in_fresh_process(), "loaded_s": compile_in_fresh_process(artifact_path)}
+print(f"fresh process, empty cache:       {fresh['empty_s']:5.1f} s")
+print(f"fresh process, artifacts loaded:  {fresh['loaded_s']:5.1f} s")

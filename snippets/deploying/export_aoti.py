@@ -63,13 +63,13 @@ loaded = torch.export.load(ep_path)  # no SmallCNN class needed to load it
 with torch.no_grad():
     print("same as eager:", torch.allclose(loaded.module()(example), model(example), atol=1e-5))
 
-# %% aoti-compile
+# %% aoti-compile glue=build
 start = time.perf_counter()
 package_path = torch._inductor.aoti_compile_and_package(
     ep, package_path=os.path.join(workdir, "small_cnn.pt2")
 )
-print(f"AOTInductor build: {time.perf_counter() - start:.0f} s, "
-      f"package of {os.path.getsize(package_path) // 1024} KiB")
+build = {"seconds": time.perf_counter() - start, "kib": os.path.getsize(package_path) / 1024}
+print(f"AOTInductor build: {build['seconds']:.0f} s, package of {build['kib']:.0f} KiB")
 
 # %% aoti-run
 # A serving process: it gets the package and inputs, but none of the model's code.
@@ -90,7 +90,8 @@ torch.save(inputs, inputs_path)
 done = subprocess.run([sys.executable, "-c", SERVE, package_path, inputs_path, outputs_path],
                       capture_output=True, text=True)
 if done.returncode != 0:
-    print(f"the serving process failed with exit status {done.returncode}")
+    print(f"the serving process failed with exit status {done.returncode}; the end of its stderr:")
+    print("\n".join(done.stderr.splitlines()[-30:]))
 else:
     outputs = torch.load(outputs_path)
     with torch.no_grad():

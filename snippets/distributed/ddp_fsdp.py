@@ -24,7 +24,8 @@ print(f"{world} processes, one per GPU ({torch.cuda.get_device_name(device)}); o
 
 
 def compare(setups, unit, samples_per_step, rounds=7, steps=20):
-    """Time training setups ({name: step}) against each other; returns each one's median rate.
+    """Time training setups ({name: step}) against each other; returns, per setup, its first step's
+    time and the median, slowest and fastest round's rate.
 
     Each setup's first step is timed on its own: for a compiled one it includes compilation.
     After a short warm-up the setups take turns, `steps` steps each per round, so that a drift
@@ -49,11 +50,12 @@ def compare(setups, unit, samples_per_step, rounds=7, steps=20):
                 step()
             torch.cuda.synchronize()
             rates[name].append(samples_per_step * world * steps / (time.perf_counter() - started))
-    medians = {name: statistics.median(r) for name, r in rates.items()}
-    rows = [(name, first[name], medians[name], f"{min(r):,.0f}–{max(r):,.0f}") for name, r in rates.items()]
+    stats = {name: {"first_s": first[name], "median": statistics.median(r), "slowest": min(r), "fastest": max(r)}
+             for name, r in rates.items()}
+    rows = [(name, s["first_s"], s["median"], f"{s['slowest']:,.0f}–{s['fastest']:,.0f}") for name, s in stats.items()]
     headers = ["setup", "first step (s)", f"{unit}/s, all GPUs", "slowest–fastest round"]
     print(tabulate(rows, headers=headers, floatfmt=("", ".1f", ",.0f")))
-    return medians
+    return stats
 
 
 def train_step(net, optimizer, inputs, targets):
@@ -67,13 +69,14 @@ def train_step(net, optimizer, inputs, targets):
     return step
 
 
-# %% ddp
+# %% ddp glue=ddp
 import torchvision
 from torch.nn.parallel import DistributedDataParallel as DDP
 
 torch.manual_seed(0)
 images = torch.randn(64, 3, 224, 224, device=device)  # 64 images per GPU
 labels = torch.randint(1000, (64,), device=device)
+ddp = {}  # per wrapper: each setup's figures and compiled / eager
 for wrapper in ("each GPU alone", "DDP"):  # alone: no gradient exchange, the upper bound for DDP
     torch._dynamo.reset()  # forget the first pair's graphs: the DDP-wrapped model is traced anew
     setups = {}
@@ -84,11 +87,14 @@ for wrapper in ("each GPU alone", "DDP"):  # alone: no gradient exchange, the up
         optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
         net = torch.compile(model) if compiled else model  # compile the DDP-wrapped module
         setups[f"{wrapper}, {'compiled' if compiled else 'eager'}"] = train_step(net, optimizer, images, labels)
-    rate = compare(setups, "images", samples_per_step=64)
-    print(f"{wrapper}: compiled / eager {rate[f'{wrapper}, compiled'] / rate[f'{wrapper}, eager']:.2f}×\n")
+    stats = compare(setups, "images", samples_per_step=64)
+    eager, compiled = stats[f"{wrapper}, eager"], stats[f"{wrapper}, compiled"]
+    ratio = compiled["median"] / eager["median"]
+    print(f"{wrapper}: compiled / eager {ratio:.2f}×\n")
+    ddp["alone" if wrapper == "each GPU alone" else "ddp"] = {"eager": eager, "compiled": compiled, "ratio": ratio}
 
 
-# %% fsdp2
+# %% fsdp2 glue=fsdp
 import torch.nn.functional as F
 from torch.distributed.fsdp import fully_shard
 
@@ -114,6 +120,9 @@ class Block(torch.nn.Module):
 tokens = torch.randn(8, 1024, 1024, device=device)  # 8 sequences of 1024 tokens per GPU
 targets = torch.randint(1000, (8 * 1024,), device=device)
 setups = {}
+torch._dynamo.reset()
+counters = torch._dynamo.utils.counters
+counters.clear()
 for compiled in (False, True):
     torch.manual_seed(0)
     model = torch.nn.Sequential(*[Block() for _ in range(12)], torch.nn.Flatten(0, 1), torch.nn.Linear(1024, 1000))
@@ -125,8 +134,11 @@ for compiled in (False, True):
     fully_shard(model)  # the root takes the rest (the output layer)
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
     setups["compiled" if compiled else "eager"] = train_step(model, optimizer, tokens, targets)
-rate = compare(setups, "tokens", samples_per_step=8 * 1024)
-print(f"compiled / eager: {rate['compiled'] / rate['eager']:.2f}×")
+stats = compare(setups, "tokens", samples_per_step=8 * 1024)
+fsdp = {**stats, "ratio": stats["compiled"]["median"] / stats["eager"]["median"],
+        "graphs": counters["stats"]["unique_graphs"]}  # graphs Dynamo compiled for the twelve blocks
+print(f"compiled / eager: {fsdp['ratio']:.2f}×")
+print(f"graphs compiled for the twelve blocks: {fsdp['graphs']}")
 
 
 # %% teardown

@@ -75,16 +75,16 @@ print("batch sizes:", sizes)
 # pay one-time start-up costs (compiler imports, worker processes) before measuring
 torch.compile(lambda t: torch.relu(t) + 1)(torch.randn(8, device=device))
 
-# %% compare-settings
-settings = {
-    "default (automatic dynamic)": {},
-    "dynamic=True": {"dynamic": True},
-    "dynamic=False": {"dynamic": False},
-    "mark_dynamic(x, 0)": {},
+# %% compare-settings glue=results
+settings = {  # short key: (name in the table, torch.compile arguments)
+    "default": ("default (automatic dynamic)", {}),
+    "dynamic": ("dynamic=True", {"dynamic": True}),
+    "static": ("dynamic=False", {"dynamic": False}),
+    "mark_dynamic": ("mark_dynamic(x, 0)", {}),
 }
 
-rows = []
-for salt, (name, kwargs) in enumerate(settings.items(), start=1):
+rows, results = [], {}
+for salt, (key, (name, kwargs)) in enumerate(settings.items(), start=1):
     torch._dynamo.reset()
     counter = GraphCounter()
     block = make_block(1.0 + salt / 1000)
@@ -97,9 +97,13 @@ for salt, (name, kwargs) in enumerate(settings.items(), start=1):
     # steady state: time per call once compiled, averaged over the sizes
     steady = statistics.mean(per_call_ms(compiled, x, w, b) for x in inputs)
     rows.append([name, counter.count, f"{first_calls:.2f}", f"{steady:.3f}"])
+    results[key] = {"graphs": counter.count, "first_calls_s": first_calls, "steady_ms": steady}
 
 eager = make_block(1.0)
 steady = statistics.mean(per_call_ms(eager, x, w, b) for x in inputs)
 rows.append(["eager (no compile)", 0, "-", f"{steady:.3f}"])
+results["eager"] = {"steady_ms": steady}
+compiled_steady = [r["steady_ms"] for k, r in results.items() if k != "eager"]
+results["compiled_steady_ms"] = {"min": min(compiled_steady), "max": max(compiled_steady)}
 
 print(tabulate(rows, headers=["setting", "graphs", "first calls (s)", "steady call (ms)"]))

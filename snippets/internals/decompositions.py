@@ -12,7 +12,7 @@ from torch.fx.experimental.proxy_tensor import make_fx
 device = "cuda" if torch.cuda.is_available() else "cpu"
 aten = torch.ops.aten
 
-# %% count-operators
+# %% count-operators glue=counts
 # every operator registered with the dispatcher, e.g. "aten::add.Tensor"
 all_ops = torch._C._dispatch_get_all_op_names()
 aten_names = sorted({n.split("::")[1].split(".")[0] for n in all_ops if n.startswith("aten::")})
@@ -30,6 +30,8 @@ print(f"ATen operators (overloads counted once): {len(aten_names)}")
 print(f"  of which tagged as core ATen:           {len(core_names)}")
 print(f"prims operators:                          {len(prims_names)}")
 print(f"entries in core_aten_decompositions():    {len(core_aten_decompositions())}")
+counts = {"aten": len(aten_names), "core": len(core_names), "prims": len(prims_names),
+          "core_share": len(core_names) / len(aten_names)}
 
 # %% trace-without-table
 def block(x, weight, bias):

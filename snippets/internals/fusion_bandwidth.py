@@ -28,7 +28,7 @@ n = 64 * 1024 * 1024  # 64M float32 elements: 256 MiB per tensor
 x = torch.randn(n, device=device)
 y = torch.randn(n, device=device)
 
-# %% count-eager-traffic
+# %% count-eager-traffic glue=traffic
 class CountTraffic(TorchDispatchMode):
     """Counts the ATen operators eager mode runs and the bytes each reads and writes."""
 
@@ -52,12 +52,14 @@ eager_bytes = counter.bytes
 fused_bytes = x.nbytes + y.nbytes + x.nbytes  # read x and y once, write the result once
 print("eager runs", len(counter.ops), "kernels:", ", ".join(counter.ops))
 print(f"eager moves {eager_bytes / 1e9:.2f} GB, one fused kernel {fused_bytes / 1e9:.2f} GB")
+traffic = {"eager_kernels": len(counter.ops), "eager_gb": eager_bytes / 1e9, "fused_gb": fused_bytes / 1e9,
+           "ratio": eager_bytes / fused_bytes}
 
 # %% compile-and-check
 compiled_chain = torch.compile(chain)
 print("same as eager:", torch.allclose(compiled_chain(x, y), chain(x, y), atol=1e-5))
 
-# %% measure
+# %% measure glue=bandwidth
 def median_ms(fn):
     for _ in range(3):  # warm-up
         fn(x, y)
@@ -72,3 +74,7 @@ rows = [[name, f"{moved[name] / 1e9:.2f}", f"{ms:.3f}", f"{moved[name] / (ms / 1
         for name, ms in times.items()]
 print(tabulate(rows, headers=["variant", "GB moved", "median ms", "effective GB/s"]))
 print(f"speed-up: {times['eager'] / times['torch.compile']:.1f}x")
+bandwidth = {"eager_ms": times["eager"], "compiled_ms": times["torch.compile"],
+             "eager_gbps": eager_bytes / (times["eager"] / 1e3) / 1e9,
+             "compiled_gbps": fused_bytes / (times["torch.compile"] / 1e3) / 1e9,
+             "speedup": times["eager"] / times["torch.compile"]}

@@ -22,7 +22,7 @@ def cut(code, first, last):
     return textwrap.dedent("\n".join(lines[start : stop + 1]))
 
 
-# %% generate-code
+# %% generate-code glue=module_lines
 def pointwise(x, y):
     return torch.sin(x) + torch.cos(y) * 2
 
@@ -33,7 +33,8 @@ y = torch.randn(1_000_000, device=device)
 result, sources = run_and_get_code(torch.compile(pointwise), x, y)
 print("same as eager:", torch.allclose(result, pointwise(x, y), atol=1e-6))
 print("generated modules:", len(sources))
-print("lines of Python in the module:", len(sources[0].splitlines()))
+module_lines = len(sources[0].splitlines())
+print("lines of Python in the module:", module_lines)
 
 # %% the-kernel
 code = sources[0]

@@ -4,8 +4,9 @@
 # exclusive = false
 # ///
 
-# %% environment
+# %% environment glue=env,first_call_s
 import platform
+import time
 
 import torch
 
@@ -38,8 +39,13 @@ def smoke(x):
 
 
 x = torch.randn(1024, device=device)
-compiled_ok = torch.allclose(torch.compile(smoke)(x), smoke(x))
+started = time.perf_counter()
+compiled_result = torch.compile(smoke)(x)  # the first call compiles
+first_call_s = time.perf_counter() - started
+compiled_ok = torch.allclose(compiled_result, smoke(x))
 rows.append(("torch.compile works", compiled_ok))
+rows.append(("first compiled call", f"{first_call_s:.1f} s"))
 
 for name, value in rows:
     print(f"{name:<25}{value}")
+env = {key.split(" (")[0].replace(" ", "_"): str(value) for key, value in rows[:-2]}

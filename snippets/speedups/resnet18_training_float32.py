@@ -8,7 +8,7 @@
 import torch
 import torchvision
 
-from method import chart, compare, table, training_steps  # helpers from method.py
+from method import by_mode, chart, compare, table, training_steps  # helpers from method.py
 
 torch.set_float32_matmul_precision("high")  # TF32 matmuls, in eager and compiled alike
 model = torchvision.models.resnet18(weights=None).cuda().train()
@@ -16,9 +16,10 @@ images = torch.randn(128, 3, 224, 224, device="cuda")
 labels = torch.randint(1000, (128,), device="cuda")
 steps = training_steps(model, images, labels)
 
-# %% measure
+# %% measure glue=result
 rows = compare("resnet18", steps("float32"), "float32", modes=("default", "reduce-overhead"))
 print(table(rows))
+result = by_mode(rows)
 
 # %% chart
 chart(rows, f"resnet18 training step, batch 128, float32, {torch.cuda.get_device_name()}")

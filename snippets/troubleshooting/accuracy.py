@@ -25,34 +25,40 @@ class Block(nn.Module):
 model = Block().to(device).eval()
 x = torch.randn(64, 512, device=device)
 
-# %% compare-with-eager
+# %% compare-with-eager glue=float32_gap
 with torch.no_grad():
     eager = model(x)
     compiled = torch.compile(model)(x)
 
 print("bitwise equal:", torch.equal(eager, compiled))
-print(f"largest difference: {(eager - compiled).abs().max().item():.1e}")
+float32_gap = (eager - compiled).abs().max().item()
+print(f"largest difference: {float32_gap:.1e}")
 torch.testing.assert_close(compiled, eager)  # float32 default: rtol 1.3e-6, atol 1e-5
 print("assert_close passed")
 
-# %% float64-reference
+# %% float64-reference glue=float32_error
 # Which one is "right"? Neither exactly: compare both with a float64 run.
 reference = Block().to(device, torch.float64).eval()
 reference.load_state_dict(model.state_dict())
 with torch.no_grad():
     truth = reference(x.double())
-print(f"eager    vs float64: {(eager.double() - truth).abs().max().item():.1e}")
-print(f"compiled vs float64: {(compiled.double() - truth).abs().max().item():.1e}")
+float32_error = {"eager": (eager.double() - truth).abs().max().item(),
+                 "compiled": (compiled.double() - truth).abs().max().item()}
+print(f"eager    vs float64: {float32_error['eager']:.1e}")
+print(f"compiled vs float64: {float32_error['compiled']:.1e}")
 
-# %% bfloat16
+# %% bfloat16 glue=bfloat16_error
 model_bf16 = Block().to(device, torch.bfloat16).eval()
 model_bf16.load_state_dict(model.state_dict())
 with torch.no_grad():
     eager_bf16 = model_bf16(x.bfloat16())
     compiled_bf16 = torch.compile(model_bf16)(x.bfloat16())
-print(f"bfloat16 eager vs compiled: {(eager_bf16 - compiled_bf16).abs().max().item():.1e}")
-print(f"bfloat16 eager    vs float64: {(eager_bf16.double() - truth).abs().max().item():.1e}")
-print(f"bfloat16 compiled vs float64: {(compiled_bf16.double() - truth).abs().max().item():.1e}")
+bfloat16_error = {"gap": (eager_bf16 - compiled_bf16).abs().max().item(),
+                  "eager": (eager_bf16.double() - truth).abs().max().item(),
+                  "compiled": (compiled_bf16.double() - truth).abs().max().item()}
+print(f"bfloat16 eager vs compiled: {bfloat16_error['gap']:.1e}")
+print(f"bfloat16 eager    vs float64: {bfloat16_error['eager']:.1e}")
+print(f"bfloat16 compiled vs float64: {bfloat16_error['compiled']:.1e}")
 
 # %% dropout-random
 def noisy(t):

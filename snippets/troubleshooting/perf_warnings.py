@@ -18,15 +18,17 @@ with torch.no_grad():
     out_fp32 = torch.compile(mlp)(x)
 print(out_fp32.shape)
 
-# %% tf32-enabled
+# %% tf32-enabled glue=tf32
 torch.set_float32_matmul_precision("high")  # allow TF32 for float32 matmuls
 torch._dynamo.reset()
 with torch.no_grad():
     out_tf32 = torch.compile(mlp)(x)
 torch.set_float32_matmul_precision("highest")  # back to the default
 
-print(f"largest difference to full float32: {(out_tf32 - out_fp32).abs().max().item():.1e}")
-print(f"largest output magnitude:           {out_fp32.abs().max().item():.1e}")
+tf32 = {"difference": (out_tf32 - out_fp32).abs().max().item(), "magnitude": out_fp32.abs().max().item()}
+tf32["relative"] = tf32["difference"] / tf32["magnitude"]
+print(f"largest difference to full float32: {tf32['difference']:.1e}")
+print(f"largest output magnitude:           {tf32['magnitude']:.1e}")
 
 # %% cudagraphs-mutated-input
 def add_one_then_sin(t):
