@@ -27,10 +27,16 @@ from pathlib import Path
 
 import yaml
 
-from tcguide import directive
+from tcguide import directive, glue
 from tcguide.errors import GuideError
 
 SOURCE = "en"
+MOSTLY_ENGLISH = 0.5  # a stamped page whose prose has a larger share of English words is not translated
+LATIN_WORD = re.compile(r"\b[A-Za-z][a-z]+\b")  # a lower-case English word (TorchDynamo, CUDA, API names are not)
+NATIVE = {"ru": re.compile(r"[А-Яа-яЁё]+"), "zh": re.compile(r"[\u4e00-\u9fff]{1,2}"),
+          "ko": re.compile(r"[\uac00-\ud7a3]+")}  # a word of the language (Chinese: about two characters)
+CODE_SPAN = re.compile(r"(`+).+?\1")
+MARKUP = re.compile(r"<[^>]+>|\]\([^)]*\)|https?://\S+")
 HEADING = re.compile(r"^(?P<hashes>#{1,6})\s+(?P<text>.+?)\s*#*\s*$")
 FRONT_MATTER = re.compile(r"\A---\n(?P<yaml>.*?\n)---\n", re.S)
 STAMP = "make i18n-stamp PAGE={page}"
@@ -162,6 +168,9 @@ def status(site: Site, lang: str, page: str, english: Page | None = None) -> Sta
     english = english or site.read(SOURCE, page)
     record = site.read(lang, page).front.get("translation") or {}
     if record.get("version") == english.version:
+        share = english_share(site.read(lang, page), lang)
+        if share > MOSTLY_ENGLISH:
+            return Status(lang, page, "outdated", (f"not translated: {share:.0%} of its prose words are English",))
         return Status(lang, page, "up to date")
     if not record:
         return Status(lang, page, "outdated", ("never stamped: " + STAMP.format(page=site.display(lang, page)),))
@@ -180,6 +189,22 @@ def status(site: Site, lang: str, page: str, english: Page | None = None) -> Sta
     changes += [f"new: {name}" for name in added]
     changes += [f"removed: {name}" for name in removed]
     return Status(lang, page, "outdated", tuple(changes) or ("changed outside any section",))
+
+
+def english_share(page: Page, lang: str) -> float:
+    """The share of English words in the prose of a page in another language: code, outputs,
+    glued figures, links, markup and identifiers (anything capitalised or with code in it) aside."""
+    native_word = NATIVE.get(lang)
+    if native_word is None:
+        return 0.0
+    english = native = 0
+    for _, line, code in directive.lines_with_code_flag(page.body):
+        if code or line.lstrip().startswith("[["):
+            continue
+        prose = MARKUP.sub(" ", glue.TOKEN.sub(" ", CODE_SPAN.sub(" ", line)))
+        english += len(LATIN_WORD.findall(prose))
+        native += len(native_word.findall(prose))
+    return english / (english + native) if english + native else 0.0
 
 
 def report(site: Site) -> list[Status]:
@@ -230,6 +255,68 @@ def structure_problems(site: Site, lang: str, page: str) -> list[GuideError]:
             problems.append(GuideError(translated.path, line, f"cell {i + 1} embeds {found}; English has {wanted}",
                                        "embed the same cells as the English page, in the same order"))
             break
+    problems.extend(_figure_problems(translated, english))
+    return problems
+
+
+def _figures(page: Page) -> dict[str, int]:
+    """The glued values and quotes a page refers to (format aside), each with the line of its first use."""
+    found, _ = glue.find(page.body, page.path, start=page.body_line)
+    figures: dict[str, int] = {}
+    for ref in found:
+        key = f"{{{{quote:{ref.quote[0]}}}}}" if ref.quote else "{{" + ":".join([ref.file, ".".join((ref.name, *ref.keys))]) + "}}"
+        figures.setdefault(key, ref.line)
+    return figures
+
+
+def _figure_problems(translated: Page, english: Page) -> list[GuideError]:
+    """A translation quotes the same measured figures as English (in any order and format)."""
+    ours, theirs = _figures(translated), _figures(english)
+    problems = [GuideError(translated.path, line, f"quotes {key}, which the English page does not",
+                           "quote the figures the English page quotes") for key, line in ours.items() if key not in theirs]
+    missing = [key for key in theirs if key not in ours]
+    if missing:
+        shown = ", ".join(f"{key} ({english.path}:{theirs[key]})" for key in missing[:3])
+        more = f" and {len(missing) - 3} more" if len(missing) > 3 else ""
+        problems.append(GuideError(translated.path, 1, f"lacks {len(missing)} figure(s) of the English page: {shown}{more}",
+                                   "glue the same values as the English page"))
+    return problems
+
+
+# ---- glossary -------------------------------------------------------------------------
+
+FORBIDDEN_HEADING = "## Forbidden variants"
+
+
+def forbidden_variants(site: Site, lang: str) -> list[tuple[str, str, int]]:
+    """(variant, what to write instead, line) from the glossary's 'Forbidden variants' table."""
+    path = site.root / "i18n" / f"glossary-{lang}.md"
+    if not path.exists():
+        return []
+    variants, inside = [], False
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if line.startswith("## "):
+            inside = line.strip() == FORBIDDEN_HEADING
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")] if inside and line.startswith("|") else []
+        if len(cells) >= 2 and not set(cells[0]) <= set("-: ") and cells[0].lower() != "variant":
+            variants.append((cells[0].strip("«»`\"'"), cells[1], number))
+    return variants
+
+
+def glossary_problems(site: Site, lang: str) -> list[GuideError]:
+    """Every use of a forbidden variant in the prose of a language's pages (code aside)."""
+    variants = [(re.compile(re.escape(v), re.I), v, instead) for v, instead, _ in forbidden_variants(site, lang)]
+    problems = []
+    base = site.root / site.docs / lang
+    for path in sorted(base.rglob("*.md")) if variants else []:
+        shown = str(path.relative_to(site.root))
+        for number, line, code in directive.lines_with_code_flag(path.read_text(encoding="utf-8")):
+            prose = "" if code else CODE_SPAN.sub(" ", line)
+            for pattern, variant, instead in variants:
+                if pattern.search(prose):
+                    problems.append(GuideError(shown, number, f"uses «{variant}», a variant the glossary forbids",
+                                               f"write {instead} (i18n/glossary-{lang}.md)"))
     return problems
 
 
@@ -240,6 +327,7 @@ def all_structure_problems(site: Site) -> list[GuideError]:
             if site.path(lang, page).exists():
                 problems.extend(structure_problems(site, lang, page))
     for lang in site.languages()[1:]:
+        problems.extend(glossary_problems(site, lang))
         base = site.root / site.docs / lang
         for orphan in sorted(base.rglob("*.md")) if base.exists() else []:
             rel = str(orphan.relative_to(base))
