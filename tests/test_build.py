@@ -286,3 +286,23 @@ def test_every_language_gives_its_section_headings_the_english_ids(guide_site):
             continue
         for lang in ("ru", "zh", "ko"):
             assert ids(guide_site / lang / english.parent.name / "index.html") == ids(english), (lang, english)
+
+
+def test_each_language_has_its_own_search_index_and_chinese_keeps_glossary_terms_whole(guide_site):
+    """Every language's index holds that language's pages only, located from its folder; in the
+    Chinese one, jieba keeps the glossary's terms whole ("后端", "图中断": one word each)."""
+    import re
+
+    for lang, lunr in (("en", ["en"]), ("ru", ["ru"]), ("zh", ["en"]), ("ko", ["ko"])):
+        folder = guide_site if lang == "en" else guide_site / lang
+        index = json.loads((folder / "search" / "search_index.json").read_text(encoding="utf-8"))
+        assert index["config"]["lang"] == lunr
+        pages = {doc["location"].split("#")[0] for doc in index["docs"]}
+        assert pages == {p.parent.relative_to(folder).as_posix() + "/" for p in folder.glob("*/index.html")
+                         if p.parent.name not in ("ru", "zh", "ko")} | {""}
+    chinese = json.loads((guide_site / "zh" / "search" / "search_index.json").read_text(encoding="utf-8"))
+    text = "\u200b".join(doc["title"] + "\u200b" + doc["text"] for doc in chinese["docs"])
+    words = set(re.split(chinese["config"]["separator"], text))
+    for term in ("后端", "图中断"):
+        assert term in words
+        assert not any(f"{term[:i]}\u200b{term[i:]}" in text for i in range(1, len(term))), term
