@@ -306,3 +306,41 @@ def test_each_language_has_its_own_search_index_and_chinese_keeps_glossary_terms
     for term in ("后端", "图中断"):
         assert term in words
         assert not any(f"{term[:i]}\u200b{term[i:]}" in text for i in range(1, len(term))), term
+
+
+CHAPTERS = ("index", "getting-started", "speedups", "tracing-compared", "dynamo-and-graphs", "under-the-hood",
+            "dynamic-shapes", "options", "saving-and-deploying", "distributed", "troubleshooting",
+            "contributing", "translation-status")
+LANGUAGES = ("en", "ru", "zh", "ko")
+
+
+def chapter_html(guide_site: Path, lang: str, chapter: str) -> Path:
+    folder = guide_site if lang == "en" else guide_site / lang
+    return (folder if chapter == "index" else folder / chapter) / "index.html"
+
+
+# Each page's last update, as the theme shows it under the text: a long date in the page's language.
+LONG_DATES = {"en": r"[A-Z][a-z]+ \d{1,2}, \d{4}", "ru": r"\d{1,2} [а-я]+ \d{4}\sг\.",
+              "zh": r"\d{4}年\d{1,2}月\d{1,2}日", "ko": r"\d{4}년 \d{1,2}월 \d{1,2}일"}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_chapter_shows_its_last_update_as_a_date_in_its_language(guide_site, lang):
+    """The date of the last commit that changed the page's file (UTC), as the reader's language writes it."""
+    import re
+    from datetime import datetime, timezone
+
+    from babel.dates import format_date
+
+    for chapter in CHAPTERS:
+        html = chapter_html(guide_site, lang, chapter).read_text(encoding="utf-8")
+        shown = re.search(r'<aside class="md-source-file">.*?'
+                          r'class="git-revision-date-localized-plugin git-revision-date-localized-plugin-date"'
+                          r'[^>]*>([^<]+)</span>', html, re.S)
+        assert shown and re.fullmatch(LONG_DATES[lang], shown[1]), (lang, chapter, shown and shown[1])
+        source = ROOT / "docs" / lang / f"{chapter}.md"
+        committed = subprocess.run(["git", "log", "-1", "--format=%at", "--", str(source)], cwd=ROOT,
+                                   capture_output=True, text=True, check=True).stdout.strip()
+        assert committed, f"{source} has no commit"
+        day = datetime.fromtimestamp(int(committed), tz=timezone.utc).date()
+        assert shown[1] == format_date(day, format="long", locale=lang), (lang, chapter)
