@@ -344,3 +344,43 @@ def test_every_chapter_shows_its_last_update_as_a_date_in_its_language(guide_sit
         assert committed, f"{source} has no commit"
         day = datetime.fromtimestamp(int(committed), tz=timezone.utc).date()
         assert shown[1] == format_date(day, format="long", locale=lang), (lang, chapter)
+
+
+# Each chapter's weight budget, in bytes: its HTML and the images it shows (the search index,
+# the theme's scripts and styles apart). Set from the heaviest language's page when the budget was
+# made, plus a quarter, rounded up to 25 KB; raise one knowingly, with the page's new weight.
+WEIGHT_BUDGETS = {"speedups": 600_000, "troubleshooting": 400_000, "dynamic-shapes": 300_000,
+                  "under-the-hood": 275_000, "saving-and-deploying": 275_000, "dynamo-and-graphs": 250_000,
+                  "options": 225_000, "tracing-compared": 200_000, "distributed": 125_000,
+                  "getting-started": 125_000, "index": 75_000, "contributing": 50_000,
+                  "translation-status": 50_000}
+
+
+def page_weight(html_path: Path) -> tuple[int, int]:
+    """(bytes of the page's HTML, bytes of the local images it shows, each counted once)."""
+    from html.parser import HTMLParser
+
+    class Images(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.sources: set[str] = set()
+
+        def handle_starttag(self, tag, attrs):
+            src = dict(attrs).get("src") if tag == "img" else None
+            if src and not src.startswith(("data:", "http:", "https:", "//")):
+                self.sources.add(src.split("#")[0].split("?")[0])
+
+    parser = Images()
+    text = html_path.read_bytes()
+    parser.feed(text.decode("utf-8"))
+    return len(text), sum((html_path.parent / src).resolve().stat().st_size for src in parser.sources)
+
+
+def test_every_chapter_stays_within_its_weight_budget_in_every_language(guide_site):
+    assert set(WEIGHT_BUDGETS) == set(CHAPTERS)
+    weights = {(lang, chapter): page_weight(chapter_html(guide_site, lang, chapter))
+               for lang in LANGUAGES for chapter in CHAPTERS}
+    over = {f"{lang}/{chapter}": f"{html:,} + {images:,} = {html + images:,} > {WEIGHT_BUDGETS[chapter]:,}"
+            for (lang, chapter), (html, images) in weights.items() if html + images > WEIGHT_BUDGETS[chapter]}
+    assert over == {}
+    assert all(images > 0 for (lang, chapter), (html, images) in weights.items() if chapter == "speedups")
