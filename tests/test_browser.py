@@ -81,6 +81,7 @@ def search(page, base_url, lang: str, term: str) -> list[str]:
     box = page.locator("input.md-search__input")
     box.click()
     box.fill(term)
+    box.press("End")  # the theme reads the query on keyup (or when its index is ready), and fill() sends none
     page.wait_for_selector(".md-search-result__item a", timeout=20000)
     links, previous = [], None
     while links != previous:
