@@ -1,6 +1,7 @@
 """MkDocs plugin: replace each ``[[cell FILE.py#name]]`` line with the cell and its captured output,
-each ``{{FILE.py:name}}`` figure with its captured value (``glue``), and finish the pages for readers in every language (section ids, notices, head links, 404 pages,
-figure files, per-page sitemaps).
+each ``{{FILE.py:name}}`` figure with its captured value (``glue``), and finish the pages for readers
+in every language (section ids, notices, head links, 404 pages, figure files, per-page sitemaps),
+and give each language a search index of its own (``search``).
 
 A directive or figure that names a missing file, cell or value, or whose output is missing, stale,
 corrupt or holds an undeclared exception, is logged as a warning naming the page,
@@ -16,10 +17,10 @@ from pathlib import Path
 from urllib.parse import urljoin
 
 from mkdocs.config import base, config_options as c
-from mkdocs.plugins import BasePlugin
+from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.utils import get_relative_url, meta
 
-from tcguide import directive, figures, glue, headings, i18n, pagehead, render, sitemaps
+from tcguide import directive, figures, glue, headings, i18n, pagehead, render, search, sitemaps
 from tcguide.catalog import Catalog
 from tcguide.errors import GuideError
 from tcguide.labels import label
@@ -30,14 +31,29 @@ log = logging.getLogger("mkdocs.plugins.tcguide")
 class CellsConfig(base.Config):
     snippets_dir = c.Type(str, default="snippets")
     """Folder of the snippet files, relative to mkdocs.yml."""
+    search_lang = c.Type(dict, default={})
+    """Per language, the lunr languages of its search index (default: the language itself)."""
+    search_glossary = c.Optional(c.Type(str))
+    """A glossary whose second column's Chinese terms jieba keeps whole (relative to mkdocs.yml)."""
 
 
 class CellsPlugin(BasePlugin[CellsConfig]):
+    def __init__(self):
+        super().__init__()
+        self.search_indexes: dict[str, dict] = {}  # language -> its search index, kept until all are built
+
+    @event_priority(60)  # before the search plugin's on_config (0) reads its settings
     def on_config(self, config):
         self.project_root = Path(config.config_file_path).resolve().parent
         self.catalog = Catalog(self.project_root, self.config.snippets_dir)  # fresh on every (re)build
         self.site = i18n.Site(self.project_root, Path(config.docs_dir).name)
         self.figures: dict[str, str] = {}  # site path -> SVG, written after the build
+        self.lang, self.default_lang, _ = search.building_language(config, i18n.SOURCE)
+        engine = search.search_plugin(config)
+        if engine is not None:
+            glossary = self.config.search_glossary
+            jieba_dict = search.jieba_user_dict(self.project_root / glossary) if glossary else None
+            search.configure(engine, self.lang, self.config.search_lang, jieba_dict)
         return config
 
     def on_serve(self, server, config, builder):
@@ -66,6 +82,8 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         return _after_title(markdown, self._translation_notice(page_path, page.url, lang))
 
     def on_post_page(self, output, page, config):
+        if search.search_plugin(config) is not None:
+            output = search.page_config(output, search.language_root(self.lang, self.default_lang))
         if config.site_url:
             output = pagehead.absolute_alternates(output, urljoin(config.site_url, page.url), i18n.SOURCE)
         lang = config.theme.get("language") or i18n.SOURCE
@@ -79,6 +97,8 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         if template_name != "404.html":
             return output_content
         lang = config.theme.get("language") or i18n.SOURCE
+        if search.search_plugin(config) is not None:
+            output_content = search.page_config(output_content, search.language_root(self.lang, self.default_lang))
         if lang != i18n.SOURCE:
             (Path(config.site_dir) / lang).mkdir(parents=True, exist_ok=True)
             (Path(config.site_dir) / lang / "404.html").write_text(output_content, encoding="utf-8")
@@ -86,12 +106,26 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         script = render.not_found_script(config.site_url or "/", self.site.languages()[1:])
         return output_content.replace("</body>", script + "</body>", 1)
 
-    def on_post_build(self, config):
+    @event_priority(50)  # before the i18n plugin (-100) gathers every language's entries into one index
+    def _on_post_build(self, config):
+        engine = search.search_plugin(config)
+        if engine is not None:
+            self.search_indexes[self.lang] = search.snapshot(engine)
         for name, svg in self.figures.items():
             target = Path(config.site_dir) / name
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(svg, encoding="utf-8")
         sitemaps.write_beside_pages(Path(config.site_dir), config.site_url)
+
+    @event_priority(-200)  # after the i18n plugin has built every language and written its combined index
+    def _on_post_build_search(self, config):
+        if search.building_language(config, i18n.SOURCE)[2] or not self.search_indexes:
+            return  # a language's build inside the i18n plugin's: the others are still to come
+        sizes = search.write_indexes(Path(config.site_dir), self.search_indexes, self.default_lang)
+        log.info("search index per language: " + ", ".join(f"{l} {n:,} bytes" for l, n in sizes.items()))
+        self.search_indexes = {}
+
+    on_post_build = CombinedEvent(_on_post_build, _on_post_build_search)
 
     def _figure(self, svg: str, page_url: str, where: str) -> str:
         """Keep a figure for writing as its own file (named by its content); its URL from the page."""

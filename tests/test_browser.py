@@ -74,14 +74,36 @@ def test_cells_show_code_output_and_provenance(page, base_url):
 
 
 def search(page, base_url, lang: str, term: str) -> list[str]:
-    """Type a term into the site's search box; return the result links."""
+    """Type a term into the search box of the language's home page; return the result links,
+    once the theme has drawn them all."""
     prefix = "" if lang == "en" else f"/{lang}"
     page.goto(f"{base_url}{prefix}/")
     box = page.locator("input.md-search__input")
     box.click()
     box.fill(term)
+    box.press("End")  # the theme reads the query on keyup (or when its index is ready), and fill() sends none
     page.wait_for_selector(".md-search-result__item a", timeout=20000)
-    return page.eval_on_selector_all(".md-search-result__item a", "els => els.map(e => e.href)")
+    links, previous = [], None
+    while links != previous:
+        previous = links
+        page.wait_for_timeout(100)
+        links = page.eval_on_selector_all(".md-search-result__item a", "els => els.map(e => e.href)")
+    return links
+
+
+def result_pages(links: list[str]) -> list[str]:
+    """The pages of search results, best first, without their sections and highlight terms."""
+    pages = []
+    for link in links:
+        path = link.split("#")[0].split("?")[0]
+        if path not in pages:
+            pages.append(path)
+    return pages
+
+
+def language_of(link: str, base_url: str) -> str:
+    first = link[len(base_url):].lstrip("/").split("/", 1)[0]
+    return first if first in ("ru", "zh", "ko") else "en"
 
 
 @pytest.mark.parametrize("lang, term, chapter", [
@@ -94,6 +116,38 @@ def test_search_finds_the_chapter(page, base_url, lang, term, chapter):
     links = search(page, base_url, lang, term)
     prefix = "" if lang == "en" else f"{lang}/"
     assert any(f"/{prefix}{chapter}/" in link for link in links), links
+
+
+@pytest.mark.parametrize("lang, term", [("en", "recompiles"), ("en", "Inductor"), ("ru", "Inductor"),
+                                        ("zh", "Inductor"), ("ko", "Inductor")])
+def test_search_answers_with_the_pages_of_the_readers_language_only(page, base_url, guide_site, lang, term):
+    """A page loads its language's own index, not one of every language, and answers from it
+    ("Inductor" is a word of every language's pages)."""
+    indexes = []
+    page.on("request", lambda r: indexes.append(r.url) if "search_index" in r.url else None)
+    links = search(page, base_url, lang, term)
+    assert links and {language_of(link, base_url) for link in links} == {lang}, links
+    prefix = "" if lang == "en" else f"{lang}/"
+    assert indexes == [f"{base_url}/{prefix}search/search_index.json"]
+    assert (guide_site / prefix / "search" / "search_index.json").stat().st_size < 1_000_000
+
+
+@pytest.mark.parametrize("lang, inflected, word, chapter", [
+    ("ru", "декоратора", "декоратор", "getting-started"),  # lunr's Russian stemmer, on the query
+    ("ru", "декоратором", "декоратор", "getting-started"),
+    ("ko", "가드가", "가드", "dynamic-shapes"),  # the particle comes off; the chapter of "가드: ..."
+    ("ko", "가드에서", "가드", "dynamic-shapes"),
+])
+def test_an_inflected_word_finds_what_the_word_finds(page, base_url, lang, inflected, word, chapter):
+    expected = result_pages(search(page, base_url, lang, word))
+    found = result_pages(search(page, base_url, lang, inflected))
+    assert found == expected, (found, expected)
+    assert found[0] == f"{base_url}/{lang}/{chapter}/", found
+
+
+def test_a_chinese_glossary_term_finds_its_chapter_first(page, base_url):
+    """The glossary's terms are words of their own in the index (jieba's user dictionary)."""
+    assert result_pages(search(page, base_url, "zh", "图中断"))[0] == f"{base_url}/zh/troubleshooting/"
 
 
 @pytest.mark.parametrize("lang", ["en", "ru", "zh", "ko"])

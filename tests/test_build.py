@@ -286,3 +286,101 @@ def test_every_language_gives_its_section_headings_the_english_ids(guide_site):
             continue
         for lang in ("ru", "zh", "ko"):
             assert ids(guide_site / lang / english.parent.name / "index.html") == ids(english), (lang, english)
+
+
+def test_each_language_has_its_own_search_index_and_chinese_keeps_glossary_terms_whole(guide_site):
+    """Every language's index holds that language's pages only, located from its folder; in the
+    Chinese one, jieba keeps the glossary's terms whole ("后端", "图中断": one word each)."""
+    import re
+
+    for lang, lunr in (("en", ["en"]), ("ru", ["ru"]), ("zh", ["en"]), ("ko", ["ko"])):
+        folder = guide_site if lang == "en" else guide_site / lang
+        index = json.loads((folder / "search" / "search_index.json").read_text(encoding="utf-8"))
+        assert index["config"]["lang"] == lunr
+        pages = {doc["location"].split("#")[0] for doc in index["docs"]}
+        assert pages == {p.parent.relative_to(folder).as_posix() + "/" for p in folder.glob("*/index.html")
+                         if p.parent.name not in ("ru", "zh", "ko")} | {""}
+    chinese = json.loads((guide_site / "zh" / "search" / "search_index.json").read_text(encoding="utf-8"))
+    text = "\u200b".join(doc["title"] + "\u200b" + doc["text"] for doc in chinese["docs"])
+    words = set(re.split(chinese["config"]["separator"], text))
+    for term in ("后端", "图中断"):
+        assert term in words
+        assert not any(f"{term[:i]}\u200b{term[i:]}" in text for i in range(1, len(term))), term
+
+
+CHAPTERS = ("index", "getting-started", "speedups", "tracing-compared", "dynamo-and-graphs", "under-the-hood",
+            "dynamic-shapes", "options", "saving-and-deploying", "distributed", "troubleshooting",
+            "contributing", "translation-status")
+LANGUAGES = ("en", "ru", "zh", "ko")
+
+
+def chapter_html(guide_site: Path, lang: str, chapter: str) -> Path:
+    folder = guide_site if lang == "en" else guide_site / lang
+    return (folder if chapter == "index" else folder / chapter) / "index.html"
+
+
+# Each page's last update, as the theme shows it under the text: a long date in the page's language.
+LONG_DATES = {"en": r"[A-Z][a-z]+ \d{1,2}, \d{4}", "ru": r"\d{1,2} [а-я]+ \d{4}\sг\.",
+              "zh": r"\d{4}年\d{1,2}月\d{1,2}日", "ko": r"\d{4}년 \d{1,2}월 \d{1,2}일"}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_chapter_shows_its_last_update_as_a_date_in_its_language(guide_site, lang):
+    """The date of the last commit that changed the page's file (UTC), as the reader's language writes it."""
+    import re
+    from datetime import datetime, timezone
+
+    from babel.dates import format_date
+
+    for chapter in CHAPTERS:
+        html = chapter_html(guide_site, lang, chapter).read_text(encoding="utf-8")
+        shown = re.search(r'<aside class="md-source-file">.*?'
+                          r'class="git-revision-date-localized-plugin git-revision-date-localized-plugin-date"'
+                          r'[^>]*>([^<]+)</span>', html, re.S)
+        assert shown and re.fullmatch(LONG_DATES[lang], shown[1]), (lang, chapter, shown and shown[1])
+        source = ROOT / "docs" / lang / f"{chapter}.md"
+        committed = subprocess.run(["git", "log", "-1", "--format=%at", "--", str(source)], cwd=ROOT,
+                                   capture_output=True, text=True, check=True).stdout.strip()
+        assert committed, f"{source} has no commit"
+        day = datetime.fromtimestamp(int(committed), tz=timezone.utc).date()
+        assert shown[1] == format_date(day, format="long", locale=lang), (lang, chapter)
+
+
+# Each chapter's weight budget, in bytes: its HTML and the images it shows (the search index,
+# the theme's scripts and styles apart). Set from the heaviest language's page when the budget was
+# made, plus a quarter, rounded up to 25 KB; raise one knowingly, with the page's new weight.
+WEIGHT_BUDGETS = {"speedups": 600_000, "troubleshooting": 400_000, "dynamic-shapes": 300_000,
+                  "under-the-hood": 275_000, "saving-and-deploying": 275_000, "dynamo-and-graphs": 250_000,
+                  "options": 225_000, "tracing-compared": 200_000, "distributed": 125_000,
+                  "getting-started": 125_000, "index": 75_000, "contributing": 50_000,
+                  "translation-status": 50_000}
+
+
+def page_weight(html_path: Path) -> tuple[int, int]:
+    """(bytes of the page's HTML, bytes of the local images it shows, each counted once)."""
+    from html.parser import HTMLParser
+
+    class Images(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.sources: set[str] = set()
+
+        def handle_starttag(self, tag, attrs):
+            src = dict(attrs).get("src") if tag == "img" else None
+            if src and not src.startswith(("data:", "http:", "https:", "//")):
+                self.sources.add(src.split("#")[0].split("?")[0])
+
+    parser = Images()
+    text = html_path.read_bytes()
+    parser.feed(text.decode("utf-8"))
+    return len(text), sum((html_path.parent / src).resolve().stat().st_size for src in parser.sources)
+
+
+def test_every_chapter_stays_within_its_weight_budget_in_every_language(guide_site):
+    assert set(WEIGHT_BUDGETS) == set(CHAPTERS)
+    weights = {(lang, chapter): page_weight(chapter_html(guide_site, lang, chapter))
+               for lang in LANGUAGES for chapter in CHAPTERS}
+    over = {f"{lang}/{chapter}": f"{html:,} + {images:,} = {html + images:,} > {WEIGHT_BUDGETS[chapter]:,}"
+            for (lang, chapter), (html, images) in weights.items() if html + images > WEIGHT_BUDGETS[chapter]}
+    assert over == {}
+    assert all(images > 0 for (lang, chapter), (html, images) in weights.items() if chapter == "speedups")

@@ -1,0 +1,128 @@
+"""Search per language: each language's pages search that language's own index.
+
+The i18n plugin builds the languages one after another into one site and pours every
+language's search entries into the one index the theme loads from the site's root, so
+every page loaded all four languages (about 3 MB) and an English search found the
+Russian, Chinese and Korean copies of a page too. Here, instead:
+
+- before each language's build the theme's search plugin gets that language's lunr
+  support (``search_lang``), and jieba, which segments Chinese at build time, gets the
+  Chinese glossary's terms as words, so that "图中断" or "后端" is one token;
+- after each language's build its entries are kept, and once every language is built
+  each index is written to its language's folder (``ru/search/search_index.json``), the
+  default language's to the root, over the combined one;
+- each page's theme configuration names its language's folder as the ``base`` the theme
+  loads the index from (and resolves results against), and the search worker
+  ``assets/javascripts/workers/search-query.js``: the theme's own worker, which first
+  normalises each query for the language (see that file).
+
+Stdlib only, apart from what the theme's search plugin already uses.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import tempfile
+from pathlib import Path
+
+WORKER = "search-query.js"  # in the theme's folder of workers, assets/javascripts/workers/
+CONFIG = re.compile(r'(<script id="__config" type="application/json">)(?P<json>.*?)(</script>)', re.S)
+HAN_WORD = re.compile(r"^[\u3400-\u4dbf\u4e00-\u9fff]{2,}$")
+
+
+def search_plugin(config):
+    """The theme's search plugin, if the site uses one."""
+    return config.plugins.get("material/search") or config.plugins.get("search")
+
+
+def building_language(config, default: str) -> tuple[str, str, bool]:
+    """(the language being built, the default language, whether the i18n plugin is between
+    languages). Before the i18n plugin's own ``on_config`` of the first build its current
+    language is not set yet: that build is the default language's."""
+    i18n = config.plugins.get("i18n")
+    if i18n is None:
+        return default, default, False
+    first = i18n.default_language
+    return i18n.current_language or first, first, bool(i18n.building)
+
+
+def glossary_terms(glossary: Path) -> list[str]:
+    """The Chinese words of the glossary's translation column: the second cell of each table
+    row (not the header), split at " / ", kept where it is all Han characters (jieba's words
+    have no spaces)."""
+    rows = [line.strip() for line in glossary.read_text(encoding="utf-8").splitlines()]
+    terms: list[str] = []
+    for row, after in zip(rows, rows[1:] + [""]):
+        if not row.startswith("|") or set(row) <= set("|-: ") or set(after) <= set("|-: ") and after:
+            continue  # not a table row, a separator row, or the header above one
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        for term in (part.strip() for part in cells[1:2] and cells[1].split("/")):
+            if HAN_WORD.match(term) and term not in terms:
+                terms.append(term)
+    return terms
+
+
+def jieba_user_dict(glossary: Path) -> Path:
+    """The glossary's terms as a jieba user dictionary (one word a line: jieba gives each the
+    frequency that keeps it whole), written to a file named by its content."""
+    text = "".join(f"{term}\n" for term in glossary_terms(glossary))
+    path = Path(tempfile.gettempdir()) / f"tcguide-jieba-{hashlib.sha256(text.encode()).hexdigest()[:12]}.txt"
+    if not path.exists():
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+def configure(search, lang: str, langs: dict[str, list[str]], jieba_dict: Path | None) -> None:
+    """Set the search plugin up for one language's build (before the plugin's own on_config)."""
+    search.config.lang = list(langs.get(lang, [lang]))
+    if jieba_dict is not None:
+        search.config.jieba_dict_user = str(jieba_dict)
+
+
+def snapshot(search) -> dict:
+    """The search index of the language just built, as the theme's plugin would write it."""
+    keys = ("lang", "separator", "pipeline", "fields")
+    return {"config": {key: search.config[key] for key in keys}, "docs": list(search.search_index.entries)}
+
+
+def write_indexes(site_dir: Path, indexes: dict[str, dict], default: str) -> dict[str, int]:
+    """Write each language's index into its folder, locations relative to that folder, in
+    UTF-8 (not the theme's \\u escapes: a third of the bytes for Cyrillic, half for Chinese
+    and Korean); returns the size in bytes of each."""
+    sizes = {}
+    for lang, index in indexes.items():
+        prefix = "" if lang == default else f"{lang}/"
+        docs = [dict(doc, location=doc["location"][len(prefix):]) if doc["location"].startswith(prefix) else doc
+                for doc in index["docs"]]
+        data = json.dumps({"config": index["config"], "docs": docs}, separators=(",", ":"), default=str,
+                          ensure_ascii=False)
+        target = site_dir / prefix / "search" / "search_index.json"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(data, encoding="utf-8")
+        sizes[lang] = len(data.encode("utf-8"))
+    return sizes
+
+
+def language_root(lang: str, default: str) -> str:
+    """The language's folder, relative to the site's root ("" for the default language)."""
+    return "" if lang == default else f"{lang}/"
+
+
+def page_config(output: str, root: str) -> str:
+    """A page (or 404 page) whose theme configuration has the language's folder (``root``,
+    relative to the site's root) as its ``base``, and the query-normalising worker beside the
+    theme's own, which it loads (named in its query string)."""
+    match = CONFIG.search(output)
+    if not match:
+        return output
+    settings = json.loads(match["json"])
+    if not settings.get("search"):
+        return output
+    if root:
+        settings["base"] = settings["base"].rstrip("/") + "/" + root
+    folder, _, theme_worker = settings["search"].split("?", 1)[0].rpartition("/")
+    settings["search"] = f"{folder}/{WORKER}?theme={theme_worker}" if folder else f"{WORKER}?theme={theme_worker}"
+    text = json.dumps(settings).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return output[: match.start("json")] + text + output[match.end("json"):]
