@@ -31,8 +31,8 @@ from tcguide import directive
 from tcguide.errors import GuideError
 
 SOURCE = "en"
-HEADING = re.compile(r"^(?P<hashes>#{1,6})\s+(?P<text>.+?)\s*#*\s*$")
-FRONT_MATTER = re.compile(r"\A---\n(?P<yaml>.*?\n)---\n", re.S)
+HEADING = directive.HEADING
+FRONT_MATTER = directive.FRONT_MATTER
 STAMP = "make i18n-stamp PAGE={page}"
 
 
