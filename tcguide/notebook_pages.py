@@ -113,6 +113,11 @@ def is_notebook_page(page) -> bool:
     return page.file.src_uri.endswith(".ipynb")
 
 
+def finish(page_html: str) -> str:
+    """A rendered notebook page, reachable by keyboard: its code areas scroll sideways, so they take focus."""
+    return page_html.replace('<div class="highlight-ipynb', '<div tabindex="0" class="highlight-ipynb')
+
+
 def colab_url(repo_url: str | None, branch: str, ipynb: str) -> str | None:
     """Colab's URL for a notebook that the publish workflow puts on a branch of a GitHub repository."""
     if not repo_url:

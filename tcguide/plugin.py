@@ -94,6 +94,8 @@ class CellsPlugin(BasePlugin[CellsConfig]):
             output = pagehead.absolute_alternates(output, urljoin(config.site_url, page.url), i18n.SOURCE)
         lang = config.theme.get("language") or i18n.SOURCE
         output = output.replace('title="Permanent link"', f'title="{label(lang, "permalink")}"')
+        if notebook_pages.is_notebook_page(page):
+            output = notebook_pages.finish(output)
         return pagehead.title_once(output, config.site_name)
 
     def on_post_template(self, output_content, template_name, config):

@@ -158,8 +158,8 @@ def test_on_a_phone_no_page_is_wider_than_the_screen_and_none_calls_elsewhere(br
 
 @pytest.mark.parametrize("lang", ["en", "ru", "zh", "ko"])
 def test_no_serious_accessibility_violation_on_each_kind_of_page(browser, base_url, lang):
-    """axe-core on the home page, a chapter with code, outputs, warnings and errors, and the status table,
-    in the light and the dark scheme."""
+    """axe-core on the home page, a chapter with code, outputs, warnings and errors, its notebook, and the
+    status table, in the light and the dark scheme."""
     from axe_playwright_python.sync_playwright import Axe
 
     prefix = "" if lang == "en" else f"/{lang}"
@@ -168,7 +168,7 @@ def test_no_serious_accessibility_violation_on_each_kind_of_page(browser, base_u
         context = browser.new_context(color_scheme=scheme)
         page = context.new_page()
         try:
-            for path in ("/", "/troubleshooting/", "/translation-status/"):
+            for path in ("/", "/troubleshooting/", "/troubleshooting/notebook/", "/translation-status/"):
                 page.goto(f"{base_url}{prefix}{path}")
                 for violation in Axe().run(page).response["violations"]:
                     if violation["impact"] in ("serious", "critical"):
