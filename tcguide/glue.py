@@ -189,8 +189,9 @@ def substitute(markdown: str, catalog: Catalog, page: str, lang: str, start: int
                 rendered = (plain if as_text else render)(parse(body, number, page), catalog, page, lang)
             except GuideError as exc:
                 problems.append(exc)
-                rendered = line[begin:end] if as_text else (f'<span class="tcg-glue tcg-missing" title="{html.escape(str(exc))}">'
-                            f"{html.escape(line[begin:end])}</span>")
+                rendered = line[begin:end] if as_text else (
+                    f'<span class="tcg-glue tcg-missing" title="{html.escape(str(exc))}">'
+                    f"{html.escape(line[begin:end])}</span>")
             pieces += [line[last:begin], rendered]
             last = end
         if pieces:

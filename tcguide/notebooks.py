@@ -207,9 +207,9 @@ def _directive(nb: _Notebook, d: directive.Directive, catalog: Catalog, later: l
         return
     previous = nb.current
     if previous and previous != d.file and previous in later:  # the page comes back to it
-        _names(nb, previous, keep=True)
+        _names(nb, previous, catalog.snippet(previous).path, keep=True)
     if d.file in nb.kept and previous != d.file:
-        _names(nb, d.file, keep=False)
+        _names(nb, d.file, snippet.path, keep=False)
     nb.current = d.file
     if d.file not in nb.ran:
         _start(nb, d.file, snippet, catalog)
@@ -238,19 +238,19 @@ def _start(nb: _Notebook, name: str, snippet, catalog: Catalog) -> None:
         nb.code(source, f"helper-{relative}", tags, {"snippet": snippet.path, "helper": shown_path}, hidden=True)
 
 
-def _names(nb: _Notebook, name: str, keep: bool) -> None:
+def _names(nb: _Notebook, name: str, path: str, keep: bool) -> None:
     """Keep a file's names before other files run, or bring them back when the page returns to it."""
     if keep:
         nb.kept.add(name)
-        words = label(nb.lang, "nb_keep_names").format(file=f"snippets/{name}")
+        words = label(nb.lang, "nb_keep_names").format(file=path)
         source = (f"# {words}\n{KEPT} = globals().setdefault({KEPT!r}, {{}})\n"
                   f"{KEPT}[{name!r}] = {{k: v for k, v in globals().items() if not k.startswith('_')}}")
     else:
         nb.kept.discard(name)
-        words = label(nb.lang, "nb_restore_names").format(file=f"snippets/{name}")
+        words = label(nb.lang, "nb_restore_names").format(file=path)
         source = f"# {words}\nglobals().update({KEPT}.pop({name!r}))"
     nb.code(source, f"{'keep' if keep else 'restore'}-{posixpath.basename(name)}", ["setup", "namespace"],
-            {"snippet": f"snippets/{name}", "namespace": "keep" if keep else "restore"}, hidden=True)
+            {"snippet": path, "namespace": "keep" if keep else "restore"}, hidden=True)
 
 
 def _cell(nb: _Notebook, name: str, snippet, cell, catalog: Catalog, shown: bool) -> None:
