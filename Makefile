@@ -10,7 +10,7 @@ CAPTURE_FLAGS ?=
 
 help:
 	@echo "make docs     build the site into site/ (strict) from committed outputs"
-	@echo "make serve    preview the site, rebuilding on change"
+	@echo "make serve    preview the site, rebuilding on change (NOTEBOOKS=true: with the chapters' notebooks)"
 	@echo "make test     run the test suite"
 	@echo "make check    check that every committed output is fresh"
 	@echo "make capture  run snippets on this (GPU) machine and store their outputs"
@@ -42,8 +42,9 @@ $(VENV)/.browser: | $(BIN)/python
 docs: $(VENV)/.site
 	$(BIN)/mkdocs build --strict --clean
 
+NOTEBOOKS ?= false
 serve: $(VENV)/.site
-	$(BIN)/mkdocs serve --no-strict
+	TCGUIDE_NOTEBOOKS=$(NOTEBOOKS) $(BIN)/mkdocs serve --no-strict
 
 test: $(VENV)/.test $(VENV)/.browser
 	$(BIN)/python -m pytest

@@ -9,8 +9,11 @@ environment allow-list, checkout check), ``capture`` (decide, schedule and store
 one checkout), ``store`` (the output format, validated and digested), ``freshness`` (when
 an output still belongs to its snippet), ``provenance``, ``directive`` (find directives in
 pages), ``catalog`` and ``check``, ``cli``.
-Site side: ``render``, ``labels``, ``plugin`` (MkDocs) and ``i18n`` (translation status;
-needs PyYAML). The capture side never imports the site side; a test holds it to that.
+Site side: ``render``, ``labels``, ``plugin`` (MkDocs), ``notebook_pages`` (chapter notebooks
+as mkdocs-jupyter pages) and ``i18n`` (translation status; needs PyYAML). The capture side never
+imports the site side; a test holds it to that. Chapters as notebooks: ``notebooks`` (made from a
+page and its cells) and ``notebook_export`` (the CLI's), stdlib only like the capture side, and
+``execution`` (runs one; needs nbclient and ipykernel).
 """
 
 from tcguide.errors import GuideError

@@ -1,6 +1,7 @@
-"""Command line: ``python3 -m tcguide capture|check``.
+"""Command line: ``python3 -m tcguide capture|check|notebooks|...``.
 
-The capture side imports nothing from MkDocs: it runs on the GPU machine.
+The capture side imports nothing from MkDocs: it runs on the GPU machine. So does
+``notebooks``, which needs nbformat, nbclient and ipykernel only with ``--execute``.
 """
 
 from __future__ import annotations
@@ -47,6 +48,14 @@ def _check(args) -> int:
         print(problem)
     print(f"{len(problems)} problem(s)" if problems else "every embedded cell has a fresh captured output")
     return 1 if problems else 0
+
+
+def _notebooks(args) -> int:
+    from tcguide.notebook_export import write_all
+
+    return write_all(project_root(Path.cwd().resolve()), Path(args.out), args.pages, args.lang,
+                     args.site_url or os.environ.get("SITE_URL") or "http://127.0.0.1:8000/",
+                     execute=args.execute, timeout=args.timeout)
 
 
 def _i18n_status(args) -> int:
@@ -114,6 +123,18 @@ def main(argv: list[str] | None = None) -> int:
     chk.add_argument("--docs", default="docs")
     chk.add_argument("--snippets", default="snippets")
     chk.set_defaults(func=_check)
+    nbs = sub.add_parser("notebooks", help="write every chapter as a notebook (and run them with --execute)")
+    nbs.add_argument("pages", nargs="*", help="chapters: getting-started (every language) or docs/ru/getting-started.md "
+                                               "(default: every chapter)")
+    nbs.add_argument("--out", required=True, help="folder to write <lang>/<chapter>.ipynb into")
+    nbs.add_argument("--lang", action="append", help="only this language (repeatable; default: every language)")
+    nbs.add_argument("--execute", action="store_true",
+                     help="run each notebook top to bottom and store its new outputs (needs nbformat, nbclient, "
+                          "ipykernel); exit 1 if a cell fails in a way its page does not declare")
+    nbs.add_argument("--timeout", type=int, default=900, help="seconds a cell may take when executed (default 900)")
+    nbs.add_argument("--site-url", help="the site's address, for links between chapters (default: $SITE_URL, "
+                                        "else http://127.0.0.1:8000/)")
+    nbs.set_defaults(func=_notebooks)
     status = sub.add_parser("i18n-status", help="per language and page: up to date, outdated (which sections) or missing")
     status.add_argument("--check", action="store_true", help="exit 1 if anything is outdated or missing")
     status.set_defaults(func=_i18n_status)

@@ -22,6 +22,8 @@ STATUS = re.compile(r"^\[\[i18n-status\]\]\s*$")
 TIMES = re.compile(r"^\[\[capture-times (?P<folder>[A-Za-z0-9_][\w./-]*)\]\]\s*$")
 LOOKS_LIKE = re.compile(r"^\s*\[\[\s*\w")  # anything that starts like a directive
 FENCE = re.compile(r"^\s*(?P<fence>`{3,}|~{3,})")
+HEADING = re.compile(r"^(?P<hashes>#{1,6})\s+(?P<text>.+?)\s*#*\s*$")  # an ATX heading
+FRONT_MATTER = re.compile(r"\A---\n(?P<yaml>.*?\n)---\n", re.S)  # a page's YAML front matter
 SYNTAX = "write it as [[cell FILE.py#cell-name]] (or [[i18n-status]]) at the start of a line"
 
 
@@ -41,6 +43,14 @@ class Directive:
         """The directive as written in the page."""
         return {"cell": f"[[cell {self.key}]]", "i18n-status": "[[i18n-status]]",
                 "capture-times": f"[[capture-times {self.file}]]"}[self.kind]
+
+
+def body(text: str) -> tuple[str, int]:
+    """A page without its front matter, and the file's line number of the body's first line."""
+    match = FRONT_MATTER.match(text)
+    if not match:
+        return text, 1
+    return text[match.end():], text[: match.end()].count("\n") + 1
 
 
 def lines_with_code_flag(text: str, start: int = 1):

@@ -163,10 +163,21 @@ def render(ref: Reference, catalog: Catalog, page: str, lang: str) -> str:
             f"{html.escape(text)}</span>")
 
 
-def substitute(markdown: str, catalog: Catalog, page: str, lang: str, start: int = 1
+def plain(ref: Reference, catalog: Catalog, page: str, lang: str) -> str:
+    """The figure alone, as the page's language writes it (a notebook's Markdown has no tooltips)."""
+    if ref.quote:
+        return ref.quote[0]
+    try:
+        return format_value(resolve(ref, catalog, page).value, ref.spec, lang)
+    except ValueError as exc:
+        raise GuideError(page, ref.line, f"{ref.text}: the value {exc}") from None
+
+
+def substitute(markdown: str, catalog: Catalog, page: str, lang: str, start: int = 1, *, as_text: bool = False
                ) -> tuple[str, list[GuideError]]:
     """The page with every reference replaced by its value, and what could not be resolved (each of
-    those is shown as a visible mark, so a preview still builds). Lines keep their numbers."""
+    those is shown as a visible mark, so a preview still builds). Lines keep their numbers.
+    ``as_text``: plain figures, and unresolvable references left as written (for notebooks)."""
     problems: list[GuideError] = []
     lines = markdown.split("\n")
     for number, line, code in directive.lines_with_code_flag(markdown, start):
@@ -175,11 +186,12 @@ def substitute(markdown: str, catalog: Catalog, page: str, lang: str, start: int
         pieces, last = [], 0
         for begin, end, body in _tokens(line):
             try:
-                rendered = render(parse(body, number, page), catalog, page, lang)
+                rendered = (plain if as_text else render)(parse(body, number, page), catalog, page, lang)
             except GuideError as exc:
                 problems.append(exc)
-                rendered = (f'<span class="tcg-glue tcg-missing" title="{html.escape(str(exc))}">'
-                            f"{html.escape(line[begin:end])}</span>")
+                rendered = line[begin:end] if as_text else (
+                    f'<span class="tcg-glue tcg-missing" title="{html.escape(str(exc))}">'
+                    f"{html.escape(line[begin:end])}</span>")
             pieces += [line[last:begin], rendered]
             last = end
         if pieces:

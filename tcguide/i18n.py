@@ -37,8 +37,8 @@ NATIVE = {"ru": re.compile(r"[А-Яа-яЁё]+"), "zh": re.compile(r"[\u4e00-\u9
           "ko": re.compile(r"[\uac00-\ud7a3]+")}  # a word of the language (Chinese: about two characters)
 CODE_SPAN = re.compile(r"(`+).+?\1")
 MARKUP = re.compile(r"<[^>]+>|\]\([^)]*\)|https?://\S+")
-HEADING = re.compile(r"^(?P<hashes>#{1,6})\s+(?P<text>.+?)\s*#*\s*$")
-FRONT_MATTER = re.compile(r"\A---\n(?P<yaml>.*?\n)---\n", re.S)
+HEADING = directive.HEADING
+FRONT_MATTER = directive.FRONT_MATTER
 STAMP = "make i18n-stamp PAGE={page}"
 
 

@@ -4,6 +4,17 @@ from __future__ import annotations
 
 LABELS: dict[str, dict[str, str]] = {
     "en": {
+        "nb_view": "Notebook", "nb_download": "Download notebook", "nb_colab": "Open in Colab",
+        "nb_snippet": "Snippet file {file} in the repository",
+        "nb_intro": "This notebook is the chapter “{title}” of the torch.compile guide ({url}), made from the page and "
+                    "its snippet files. The outputs under the cells are the ones captured for the guide ({where}); "
+                    "run the notebook to get your own. Collapsed cells tagged `setup` are parts of the snippet files "
+                    "that the page does not show but that the cells after them need.",
+        "nb_multi_gpu": "The cells of `{file}` need {gpus} GPUs and run as one process per GPU "
+                        "(`torchrun --nproc-per-node={gpus} {file}`). They are shown with the output captured for the "
+                        "guide, and running this notebook skips them (tag `skip-execution`).",
+        "nb_keep_names": "{file} goes on later in this notebook: keep its names, as its own process would",
+        "nb_restore_names": "back to {file}: its names as its own cells left them",
         "t_file": "Snippet file", "t_cells": "Cells", "t_time": "Wall time", "t_where": "Captured on", "t_date": "Date",
         "untranslated": "This page has not been translated yet; you are reading the English original.",
         "outdated": "This translation follows an earlier version of the English page. Changed since: {changes}.",
@@ -23,6 +34,17 @@ LABELS: dict[str, dict[str, str]] = {
         "quoted": "Quoted, not measured here: {source}",
     },
     "ru": {
+        "nb_view": "Блокнот", "nb_download": "Скачать блокнот", "nb_colab": "Открыть в Colab",
+        "nb_snippet": "Файл {file} в репозитории",
+        "nb_intro": "Этот блокнот — глава «{title}» руководства по torch.compile ({url}), собранная из страницы и её "
+                    "файлов с примерами. Выводы под ячейками получены для руководства ({where}); запустите блокнот, "
+                    "чтобы получить свои. Свёрнутые ячейки с тегом `setup` — части файлов с примерами, которых нет "
+                    "на странице, но которые нужны следующим ячейкам.",
+        "nb_multi_gpu": "Ячейкам `{file}` нужно GPU: {gpus}; файл запускается по процессу на GPU "
+                        "(`torchrun --nproc-per-node={gpus} {file}`). Они показаны с выводом, полученным для "
+                        "руководства, а при запуске блокнота пропускаются (тег `skip-execution`).",
+        "nb_keep_names": "{file} продолжается ниже: сохраняем его имена, как сохранил бы его собственный процесс",
+        "nb_restore_names": "снова {file}: его имена такими, какими их оставили его ячейки",
         "t_file": "Файл", "t_cells": "Ячеек", "t_time": "Время", "t_where": "Где получен", "t_date": "Дата",
         "untranslated": "Эта страница ещё не переведена на русский язык; перед вами английский оригинал.",
         "outdated": "Этот перевод сделан с более ранней версии английской страницы. С тех пор изменилось: {changes}.",
@@ -42,6 +64,16 @@ LABELS: dict[str, dict[str, str]] = {
         "quoted": "Цитата, здесь не измерялось: {source}",
     },
     "zh": {
+        "nb_view": "笔记本", "nb_download": "下载笔记本", "nb_colab": "在 Colab 中打开",
+        "nb_snippet": "仓库中的代码文件 {file}",
+        "nb_intro": "本笔记本是 torch.compile 指南的“{title}”一章（{url}），由该页面及其代码文件生成。单元下方的输出是"
+                    "为本指南采集的输出（{where}）；运行笔记本即可得到你自己的输出。带 `setup` 标签的折叠单元是页面未展示、"
+                    "但后续单元需要的代码文件片段。",
+        "nb_multi_gpu": "`{file}` 的单元需要 {gpus} 块 GPU，每块 GPU 运行一个进程"
+                        "（`torchrun --nproc-per-node={gpus} {file}`）。这些单元附带为本指南采集的输出，"
+                        "运行本笔记本时会跳过它们（标签 `skip-execution`）。",
+        "nb_keep_names": "{file} 在本笔记本后面还会继续：像它自己的进程一样保留它的变量",
+        "nb_restore_names": "回到 {file}：恢复它自己的单元留下的变量",
         "t_file": "代码文件", "t_cells": "单元数", "t_time": "运行时间", "t_where": "采集环境", "t_date": "日期",
         "untranslated": "本页尚未翻译成中文，以下是英文原文。",
         "outdated": "本译文基于英文页面的较早版本。此后有改动的部分：{changes}。",
@@ -61,6 +93,16 @@ LABELS: dict[str, dict[str, str]] = {
         "quoted": "引用值，并非本指南实测：{source}",
     },
     "ko": {
+        "nb_view": "노트북", "nb_download": "노트북 다운로드", "nb_colab": "Colab에서 열기",
+        "nb_snippet": "저장소의 스니펫 파일 {file}",
+        "nb_intro": "이 노트북은 torch.compile 가이드의 “{title}” 장({url})을 페이지와 스니펫 파일로 만든 것입니다. "
+                    "셀 아래의 출력은 가이드를 위해 캡처한 것({where})이며, 노트북을 실행하면 직접 얻을 수 있습니다. "
+                    "`setup` 태그가 붙은 접힌 셀은 페이지에는 없지만 뒤의 셀에 필요한 스니펫 파일의 부분입니다.",
+        "nb_multi_gpu": "`{file}`의 셀은 GPU {gpus}개가 필요하며 GPU마다 프로세스 하나로 실행됩니다"
+                        "(`torchrun --nproc-per-node={gpus} {file}`). 가이드를 위해 캡처한 출력과 함께 보여 주며, "
+                        "노트북을 실행할 때는 건너뜁니다(태그 `skip-execution`).",
+        "nb_keep_names": "{file}은(는) 이 노트북 뒤에서 이어집니다: 자기 프로세스에서처럼 이름을 보존합니다",
+        "nb_restore_names": "다시 {file}: 자기 셀이 남긴 이름으로 되돌립니다",
         "t_file": "스니펫 파일", "t_cells": "셀 수", "t_time": "실행 시간", "t_where": "캡처 환경", "t_date": "날짜",
         "untranslated": "이 페이지는 아직 한국어로 번역되지 않았습니다. 영어 원문을 보고 계십니다.",
         "outdated": "이 번역은 영어 페이지의 이전 버전을 바탕으로 합니다. 이후 바뀐 부분: {changes}.",

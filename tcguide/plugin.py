@@ -1,7 +1,8 @@
 """MkDocs plugin: replace each ``[[cell FILE.py#name]]`` line with the cell and its captured output,
-each ``{{FILE.py:name}}`` figure with its captured value (``glue``), and finish the pages for readers
-in every language (section ids, notices, head links, 404 pages, figure files, per-page sitemaps),
-and give each language a search index of its own (``search``).
+each ``{{FILE.py:name}}`` figure with its captured value (``glue``), make every chapter a notebook
+(``notebook_pages``), and finish the pages for readers in every language (section ids, notices,
+head links, 404 pages, figure files, per-page sitemaps), and give each language a search index
+of its own (``search``).
 
 A directive or figure that names a missing file, cell or value, or whose output is missing, stale,
 corrupt or holds an undeclared exception, is logged as a warning naming the page,
@@ -12,7 +13,9 @@ page (so ``mkdocs serve`` still previews it).
 from __future__ import annotations
 
 import hashlib
+import html
 import logging
+import tempfile
 from pathlib import Path
 from urllib.parse import urljoin
 
@@ -20,7 +23,7 @@ from mkdocs.config import base, config_options as c
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.utils import get_relative_url, meta
 
-from tcguide import directive, figures, glue, headings, i18n, pagehead, render, search, sitemaps
+from tcguide import directive, figures, glue, headings, i18n, notebook_pages, pagehead, render, search, sitemaps
 from tcguide.catalog import Catalog
 from tcguide.errors import GuideError
 from tcguide.labels import label
@@ -35,6 +38,12 @@ class CellsConfig(base.Config):
     """Per language, the lunr languages of its search index (default: the language itself)."""
     search_glossary = c.Optional(c.Type(str))
     """A glossary whose second column's Chinese terms jieba keeps whole (relative to mkdocs.yml)."""
+    notebooks = c.Type(bool, default=True)
+    """Make every chapter (a page that embeds cells) a notebook: a download, and a page if mkdocs-jupyter is on."""
+    source_uri = c.Type(str, default="blob/main/")
+    """Where the repository (``repo_url``) shows files: each embedded cell links to its snippet file there."""
+    notebooks_branch = c.Type(str, default="published-notebooks")
+    """The branch of the (GitHub) repository that the publish workflow puts the notebooks on, for Colab."""
 
 
 class CellsPlugin(BasePlugin[CellsConfig]):
@@ -54,13 +63,26 @@ class CellsPlugin(BasePlugin[CellsConfig]):
             glossary = self.config.search_glossary
             jieba_dict = search.jieba_user_dict(self.project_root / glossary) if glossary else None
             search.configure(engine, self.lang, self.config.search_lang, jieba_dict)
+        self.notebooks: dict[str, notebook_pages.Notebook] = {}  # chapter src_uri -> its notebook
+        if not hasattr(self, "scratch"):  # one for the i18n plugin's builds of every language
+            self.scratch = tempfile.TemporaryDirectory(prefix="tcguide-notebooks-")
         return config
+
+    # After the i18n plugin's on_files (-100): it remakes every File of docs/, which would drop a
+    # notebook page's wrapper, and decides the language's pages (mkdocs-static-i18n issue 198).
+    @event_priority(-110)
+    def on_files(self, files, config):
+        if self.config.notebooks:
+            self.notebooks = notebook_pages.add(files, config, self.catalog, Path(self.scratch.name), self.project_root)
+        return files
 
     def on_serve(self, server, config, builder):
         server.watch(str(self.project_root / self.config.snippets_dir))
         return server
 
     def on_page_markdown(self, markdown, page, config, files):
+        if notebook_pages.is_notebook_page(page):  # mkdocs-jupyter renders it from the notebook
+            return markdown
         page_path = self._page_path(page)
         lang = config.theme.get("language") or i18n.SOURCE  # mkdocs-static-i18n sets it per language built
         offset = _front_matter_lines(page)  # messages name the file's own lines
@@ -70,7 +92,7 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         found, errors = directive.find(markdown, page_path, start=offset + 1)
         for error in errors:
             log.warning(str(error))
-        rendered = {d.line - offset: self._render(d, page_path, page.url, lang) for d in found}
+        rendered = {d.line - offset: self._render(d, page_path, page.url, lang, config) for d in found}
         for error in errors:
             rendered[error.line - offset] = render.problem_box(error, lang)
         markdown = directive.replace(markdown, rendered) if rendered else markdown
@@ -79,7 +101,9 @@ class CellsPlugin(BasePlugin[CellsConfig]):
                 and self.site.path(i18n.SOURCE, located[1]).exists():
             english = self.site.read(i18n.SOURCE, located[1])
             markdown = headings.with_english_ids(markdown, [h.text for h in english.headings])
-        return _after_title(markdown, self._translation_notice(page_path, page.url, lang))
+        notebook = self.notebooks.get(page.file.src_uri)
+        links = self._notebook_links(notebook, page.url, lang, config) if notebook else ""
+        return _after_title(markdown, self._translation_notice(page_path, page.url, lang) + links)
 
     def on_post_page(self, output, page, config):
         if search.search_plugin(config) is not None:
@@ -88,6 +112,8 @@ class CellsPlugin(BasePlugin[CellsConfig]):
             output = pagehead.absolute_alternates(output, urljoin(config.site_url, page.url), i18n.SOURCE)
         lang = config.theme.get("language") or i18n.SOURCE
         output = output.replace('title="Permanent link"', f'title="{label(lang, "permalink")}"')
+        if notebook_pages.is_notebook_page(page):
+            output = notebook_pages.finish(output)
         return pagehead.title_once(output, config.site_name)
 
     def on_post_template(self, output_content, template_name, config):
@@ -127,6 +153,10 @@ class CellsPlugin(BasePlugin[CellsConfig]):
 
     on_post_build = CombinedEvent(_on_post_build, _on_post_build_search)
 
+    def on_shutdown(self):
+        if hasattr(self, "scratch"):
+            self.scratch.cleanup()
+
     def _figure(self, svg: str, page_url: str, where: str) -> str:
         """Keep a figure for writing as its own file (named by its content); its URL from the page."""
         try:
@@ -138,7 +168,7 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         self.figures[name] = safe
         return get_relative_url(name, page_url)
 
-    def _render(self, d: directive.Directive, page_path: str, page_url: str, lang: str) -> str:
+    def _render(self, d: directive.Directive, page_path: str, page_url: str, lang: str, config) -> str:
         try:
             if d.kind == "i18n-status":
                 return render.status_table(i18n.report(self.site), self.site.languages()[1:], lang)
@@ -151,7 +181,22 @@ class CellsPlugin(BasePlugin[CellsConfig]):
             return render.problem_box(problem, lang)
         if embedded.problem:
             log.warning(f"{page_path}:{d.line}: {d.text}: {embedded.problem}")
-        return render.cell(embedded, lang, lambda svg: self._figure(svg, page_url, f"{page_path}:{d.line}: {d.text}"))
+        source = notebook_pages.source_url(config.repo_url, self.config.source_uri, embedded.snippet.path,
+                                           embedded.cell.line)
+        return render.cell(embedded, lang, lambda svg: self._figure(svg, page_url, f"{page_path}:{d.line}: {d.text}"),
+                           source)
+
+    def _notebook_links(self, notebook: notebook_pages.Notebook, page_url: str, lang: str, config) -> str:
+        """The chapter as a notebook: its page, the file, and Colab (when the site names a GitHub repository)."""
+        links = []
+        if notebook.rendered:
+            links.append(f'<a href="{html.escape(get_relative_url(notebook.url, page_url))}">{label(lang, "nb_view")}</a>')
+        download = html.escape(get_relative_url(notebook.ipynb, page_url))
+        links.append(f'<a href="{download}" download>{label(lang, "nb_download")}</a>')
+        colab = notebook_pages.colab_url(config.repo_url, self.config.notebooks_branch, notebook.ipynb)
+        if colab:
+            links.append(f'<a href="{html.escape(colab)}">{label(lang, "nb_colab")}</a>')
+        return f'<div class="tcg-notebook">{" · ".join(links)}</div>\n\n'
 
     def _translation_notice(self, page_path: str, page_url: str, lang: str) -> str:
         """Tell readers of a fallback or an outdated translation what they are reading."""

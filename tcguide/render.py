@@ -75,6 +75,16 @@ def _duration(seconds: float, lang: str) -> str:
     return label(lang, "min_s").format(m=whole // 60, s=whole % 60)
 
 
+def source_link(embedded: Embedded, url: str | None, lang: str) -> str:
+    """A link to the cell's snippet file in the repository ('' when the site names no repository)."""
+    if not url:
+        return ""
+    shown = f"{embedded.snippet.path}:{embedded.cell.line}"
+    title = label(lang, "nb_snippet").format(file=embedded.snippet.path)
+    return (f'<div class="tcg-source"><a href="{html.escape(url)}" title="{html.escape(title)}">'
+            f'{html.escape(shown)}</a></div>')
+
+
 def provenance(embedded: Embedded, lang: str) -> str:
     capture, record = embedded.capture, embedded.record
     stamp = capture.captured_at.replace("T", " ")[:16] + " UTC"
@@ -145,11 +155,12 @@ def problem_box(error: GuideError, lang: str) -> str:
             f'{html.escape(str(error))}</div>')
 
 
-def cell(embedded: Embedded, lang: str, figure_url=data_uri) -> str:
+def cell(embedded: Embedded, lang: str, figure_url=data_uri, source_url: str | None = None) -> str:
     """Markdown for one embedded cell: a fenced code block, then one line of HTML.
-    ``figure_url`` gives the address of a figure's SVG (default: the SVG inlined)."""
+    ``figure_url`` gives the address of a figure's SVG (default: the SVG inlined);
+    ``source_url`` the snippet file's in the repository, linked beside the cell."""
     out = [code_block(embedded), ""]
-    body = []
+    body = [source_link(embedded, source_url, lang)]
     if embedded.problem:
         body.append(problem_box(embedded.problem, lang))
     if embedded.capture is not None:

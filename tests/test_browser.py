@@ -189,7 +189,8 @@ def every_page(guide_site) -> list[str]:
 
 
 def test_on_a_phone_no_page_is_wider_than_the_screen_and_none_calls_elsewhere(browser, base_url, guide_site):
-    """All 52 pages at 390 px: no sideways scroll, no console error, no request to another host."""
+    """All 96 pages (52, and a notebook for each of the 44 chapters) at 390 px: no sideways scroll, no console
+    error, no request to another host."""
     page = browser.new_page(viewport={"width": 390, "height": 844})
     errors, foreign, wide = [], [], []
     page.on("console", lambda m: errors.append(f"{page.url}: {m.text}") if m.type == "error" else None)
@@ -197,7 +198,7 @@ def test_on_a_phone_no_page_is_wider_than_the_screen_and_none_calls_elsewhere(br
     page.on("request", lambda r: foreign.append(r.url) if not r.url.startswith((base_url, "data:", "blob:")) else None)
     try:
         paths = every_page(guide_site)
-        assert len(paths) == 52
+        assert len(paths) == 96
         for path in paths:
             page.goto(base_url + path)
             page.wait_for_load_state("networkidle")
@@ -211,8 +212,8 @@ def test_on_a_phone_no_page_is_wider_than_the_screen_and_none_calls_elsewhere(br
 
 @pytest.mark.parametrize("lang", ["en", "ru", "zh", "ko"])
 def test_no_serious_accessibility_violation_on_each_kind_of_page(browser, base_url, lang):
-    """axe-core on the home page, a chapter with code, outputs, warnings and errors, and the status table,
-    in the light and the dark scheme."""
+    """axe-core on the home page, a chapter with code, outputs, warnings and errors, its notebook, and the
+    status table, in the light and the dark scheme."""
     from axe_playwright_python.sync_playwright import Axe
 
     prefix = "" if lang == "en" else f"/{lang}"
@@ -221,7 +222,7 @@ def test_no_serious_accessibility_violation_on_each_kind_of_page(browser, base_u
         context = browser.new_context(color_scheme=scheme)
         page = context.new_page()
         try:
-            for path in ("/", "/troubleshooting/", "/translation-status/"):
+            for path in ("/", "/troubleshooting/", "/troubleshooting/notebook/", "/translation-status/"):
                 page.goto(f"{base_url}{prefix}{path}")
                 for violation in Axe().run(page).response["violations"]:
                     if violation["impact"] in ("serious", "critical"):

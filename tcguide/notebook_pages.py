@@ -1,0 +1,143 @@
+"""Chapter notebooks on the site: a downloadable ``.ipynb`` beside every chapter, in every
+language, and a page that mkdocs-jupyter renders from it.
+
+A chapter ``getting-started/`` gets ``getting-started/notebook/getting-started.ipynb`` (the
+notebook, a build product written to a scratch folder, never to docs/) and, when the
+mkdocs-jupyter plugin is configured, the page ``getting-started/notebook/`` rendered from it.
+
+mkdocs-static-i18n and mkdocs-jupyter do not work together as they are (mkdocs-static-i18n
+issue 198): the i18n plugin's ``on_files`` (priority -100) makes a new ``File`` for every file
+of docs/, which drops the wrapper that tells MkDocs a notebook is a page, and it decides the
+language's pages and their alternates before any later plugin adds one. So the notebook pages
+are added after it, already wrapped as mkdocs-jupyter's pages, placed under their chapter's
+own URL in the language being built, given the i18n attributes the theme's language selector
+reads (``locale``, ``alternates``), and counted among the language's pages for its sitemap.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urljoin, urlsplit
+
+from mkdocs.structure.files import File, Files
+
+from tcguide import notebooks
+from tcguide.catalog import Catalog
+
+COLAB = "https://colab.research.google.com/github/{repo}/blob/{branch}/{path}"
+
+
+@dataclass(frozen=True)
+class Notebook:
+    """The notebook of one chapter page in the language being built."""
+
+    page_url: str  # the chapter's URL, relative to the site (ru/getting-started/)
+    url: str  # the notebook page's (ru/getting-started/notebook/)
+    ipynb: str  # the notebook file's (ru/getting-started/notebook/getting-started.ipynb)
+    rendered: bool  # whether mkdocs-jupyter renders it as a page
+
+
+@dataclass(frozen=True)
+class _Alternate:
+    """A notebook page in another language, as the i18n plugin's templates read one."""
+
+    url: str
+    page: None = None
+
+
+def under(page_url: str) -> str:
+    """The URL of a chapter's notebook page: 'ru/x/' -> 'ru/x/notebook/', '' (the home) -> 'notebook/'."""
+    base = "" if page_url in ("", "./", ".") else page_url if page_url.endswith("/") else page_url + "/"
+    return base + "notebook/"
+
+
+def add(files: Files, config, catalog: Catalog, scratch: Path, project_root: Path) -> dict[str, Notebook]:
+    """Make the notebook of every chapter among the pages of this build; returns them by chapter src_uri."""
+    lang = config.theme.get("language") or "en"
+    jupyter = "mkdocs-jupyter" in config.plugins
+    i18n = config.plugins.get("i18n")
+    made: dict[str, Notebook] = {}
+    pages = []
+    for file in files.documentation_pages():
+        if not file.src_uri.endswith(".md") or not file.abs_src_path:
+            continue
+        text = Path(file.abs_src_path).read_text(encoding="utf-8")
+        if not notebooks.is_chapter(text):
+            continue
+        rel = getattr(file, "norm_src_uri", file.src_uri)  # the page within its language's folder
+        url = "" if file.url in ("./", ".") else file.url
+        prefix = url[: len(url) - len(notebooks.url_part(rel))]
+        display = _display(Path(file.abs_src_path), project_root)
+        notebook, _ = notebooks.build(display, rel, text, lang, catalog, urljoin(config.site_url or "/", prefix))
+        stem = posixpath.splitext(posixpath.basename(rel))[0]
+        folder = under(url)
+        path = scratch / lang / folder / f"{stem}.ipynb"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(notebooks.dumps(notebook), encoding="utf-8")
+        files.append(File.generated(config, folder + f"{stem}.ipynb", abs_src_path=str(path)))
+        if jupyter:
+            page = _page(config, folder, str(path), file)
+            files.append(page)
+            pages.append(page)
+        made[file.src_uri] = Notebook(url, folder, folder + f"{stem}.ipynb", jupyter)
+    per_language = getattr(i18n, "i18n_files_per_language", {}).get(getattr(i18n, "current_language", None))
+    if isinstance(per_language, list):  # the sitemap lists the language's pages from here
+        per_language.extend(pages)
+    return made
+
+
+def _page(config, folder: str, abs_src_path: str, chapter: File) -> File:
+    """The notebook as a page that mkdocs-jupyter renders, at the chapter's folder in this language."""
+    from mkdocs_jupyter.plugin import NotebookFile
+
+    source = File.generated(config, folder.rstrip("/") + ".ipynb", abs_src_path=abs_src_path)
+    if hasattr(chapter, "locale"):  # what the i18n plugin and the theme's language selector read
+        source.locale, source.localization = chapter.locale, chapter.localization
+        source.locale_alternate_of = chapter.locale_alternate_of
+        source.norm_src_uri = under(notebooks.url_part(chapter.norm_src_uri)) + "index.ipynb"
+        source.alternates = {lang: _Alternate(under("" if alt.url in ("./", ".") else alt.url))
+                             for lang, alt in chapter.alternates.items()}
+    page = NotebookFile(source, use_directory_urls=config.use_directory_urls, site_dir=config.site_dir)
+    page.abs_src_path = abs_src_path  # a property of File, which the wrapper would answer from its own empty src_dir
+    page.dest_path = folder + "index.html" if config.use_directory_urls else folder.rstrip("/") + ".html"
+    page.abs_dest_path = str(Path(config.site_dir) / page.dest_path)
+    page.url = folder if config.use_directory_urls else page.dest_path
+    if hasattr(chapter, "locale"):
+        source.alternates[chapter.locale_alternate_of] = page
+    return page
+
+
+def is_notebook_page(page) -> bool:
+    return page.file.src_uri.endswith(".ipynb")
+
+
+def finish(page_html: str) -> str:
+    """A rendered notebook page, reachable by keyboard: its code areas scroll sideways, so they take focus."""
+    return page_html.replace('<div class="highlight-ipynb', '<div tabindex="0" class="highlight-ipynb')
+
+
+def colab_url(repo_url: str | None, branch: str, ipynb: str) -> str | None:
+    """Colab's URL for a notebook that the publish workflow puts on a branch of a GitHub repository."""
+    if not repo_url:
+        return None
+    parts = urlsplit(repo_url)
+    repo = parts.path.strip("/").removesuffix(".git")
+    if parts.netloc != "github.com" or repo.count("/") != 1:
+        return None
+    return COLAB.format(repo=repo, branch=branch, path=ipynb)
+
+
+def source_url(repo_url: str | None, source_uri: str, path: str, line: int) -> str | None:
+    """A snippet file's address in the repository, at the cell's line."""
+    if not repo_url:
+        return None
+    return f"{repo_url.rstrip('/')}/{source_uri.strip('/')}/{path}#L{line}"
+
+
+def _display(path: Path, root: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(root))
+    except ValueError:
+        return str(path)
