@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 SNIPPETS ?= snippets
 CAPTURE_FLAGS ?=
 
-.PHONY: help docs serve test check capture bench i18n-status i18n-stamp clean
+.PHONY: help docs serve test check capture bench i18n-status i18n-stamp new-language clean
 
 help:
 	@echo "make docs     build the site into site/ (strict) from committed outputs"
@@ -17,6 +17,7 @@ help:
 	@echo "              SNIPPETS=path/to/file.py to capture some; CAPTURE_FLAGS=--force to redo"
 	@echo "make i18n-status  per language and page: up to date, outdated (which sections) or missing"
 	@echo "make i18n-stamp PAGE=docs/ru/page.md  record that a translation follows the English page now"
+	@echo "make new-language LANG=ja  start a language: config, glossary and its pages to translate"
 	@echo "make bench    time the docs build (capture: python3 benchmarks/build_and_capture.py --capture)"
 
 $(BIN)/python:
@@ -64,6 +65,9 @@ i18n-status: $(VENV)/.site
 
 i18n-stamp: $(VENV)/.site
 	$(BIN)/python -m tcguide i18n-stamp $(PAGE)
+
+new-language: $(VENV)/.site
+	LANG=C.UTF-8 $(BIN)/python -m tcguide new-language $(LANG)
 
 clean:
 	rm -rf site $(VENV)

@@ -102,6 +102,21 @@ def _i18n_stamp(args) -> int:
     return 0
 
 
+def _new_language(args) -> int:
+    from tcguide import scaffold
+
+    root = project_root(Path.cwd().resolve())
+    try:
+        written = scaffold.new_language(root, args.locale)
+    except GuideError as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    print("\n".join(written))
+    print(f"next: the language's name and site_name in mkdocs.yml, its words in tcguide/labels.py, its glossary, "
+          f"then translate docs/{args.locale}/ page by page (make i18n-stamp PAGE=...)")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python3 -m tcguide", description="Tooling of the torch.compile guide.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -135,6 +150,9 @@ def main(argv: list[str] | None = None) -> int:
     nbs.add_argument("--site-url", help="the site's address, for links between chapters (default: $SITE_URL, "
                                         "else http://127.0.0.1:8000/)")
     nbs.set_defaults(func=_notebooks)
+    lang = sub.add_parser("new-language", help="start a language: its config entry, glossary and pages to translate")
+    lang.add_argument("locale", help="its code, as mkdocs-static-i18n takes it (ja, pt_BR)")
+    lang.set_defaults(func=_new_language)
     status = sub.add_parser("i18n-status", help="per language and page: up to date, outdated (which sections) or missing")
     status.add_argument("--check", action="store_true", help="exit 1 if anything is outdated or missing")
     status.set_defaults(func=_i18n_status)

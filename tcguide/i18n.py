@@ -35,6 +35,7 @@ MOSTLY_ENGLISH = 0.5  # a stamped page whose prose has a larger share of English
 LATIN_WORD = re.compile(r"\b[A-Za-z][a-z]+\b")  # a lower-case English word (TorchDynamo, CUDA, API names are not)
 NATIVE = {"ru": re.compile(r"[А-Яа-яЁё]+"), "zh": re.compile(r"[\u4e00-\u9fff]{1,2}"),
           "ko": re.compile(r"[\uac00-\ud7a3]+")}  # a word of the language (Chinese: about two characters)
+OTHER_SCRIPT = re.compile(r"[^\W\d_A-Za-z]+")  # a language without its own rule: any word not in Latin letters
 CODE_SPAN = re.compile(r"(`+).+?\1")
 MARKUP = re.compile(r"<[^>]+>|\]\([^)]*\)|https?://\S+")
 HEADING = directive.HEADING
@@ -194,9 +195,7 @@ def status(site: Site, lang: str, page: str, english: Page | None = None) -> Sta
 def english_share(page: Page, lang: str) -> float:
     """The share of English words in the prose of a page in another language: code, outputs,
     glued figures, links, markup and identifiers (anything capitalised or with code in it) aside."""
-    native_word = NATIVE.get(lang)
-    if native_word is None:
-        return 0.0
+    native_word = NATIVE.get(lang, OTHER_SCRIPT)
     english = native = 0
     for _, line, code in directive.lines_with_code_flag(page.body):
         if code or line.lstrip().startswith("[["):
