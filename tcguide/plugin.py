@@ -82,6 +82,7 @@ class CellsPlugin(BasePlugin[CellsConfig]):
 
     def on_page_markdown(self, markdown, page, config, files):
         if notebook_pages.is_notebook_page(page):  # mkdocs-jupyter renders it from the notebook
+            page.meta["search"] = {"exclude": True}  # its chapter is the search result; the copy would double the index
             return markdown
         page_path = self._page_path(page)
         lang = config.theme.get("language") or i18n.SOURCE  # mkdocs-static-i18n sets it per language built

@@ -289,8 +289,9 @@ def test_every_language_gives_its_section_headings_the_english_ids(guide_site):
 
 
 def test_each_language_has_its_own_search_index_and_chinese_keeps_glossary_terms_whole(guide_site):
-    """Every language's index holds that language's pages only, located from its folder; in the
-    Chinese one, jieba keeps the glossary's terms whole ("后端", "图中断": one word each)."""
+    """Every language's index holds that language's pages only, located from its folder, and not the
+    chapters' notebook pages (the chapter is the result); in the Chinese one, jieba keeps the
+    glossary's terms whole ("后端", "图中断": one word each)."""
     import re
 
     for lang, lunr in (("en", ["en"]), ("ru", ["ru"]), ("zh", ["en"]), ("ko", ["ko"])):
@@ -299,7 +300,8 @@ def test_each_language_has_its_own_search_index_and_chinese_keeps_glossary_terms
         assert index["config"]["lang"] == lunr
         pages = {doc["location"].split("#")[0] for doc in index["docs"]}
         assert pages == {p.parent.relative_to(folder).as_posix() + "/" for p in folder.glob("*/index.html")
-                         if p.parent.name not in ("ru", "zh", "ko")} | {""}
+                         if p.parent.name not in ("ru", "zh", "ko", "notebook")} | {""}
+        assert not any(doc["location"].split("#")[0].endswith("notebook/") for doc in index["docs"])
     chinese = json.loads((guide_site / "zh" / "search" / "search_index.json").read_text(encoding="utf-8"))
     text = "\u200b".join(doc["title"] + "\u200b" + doc["text"] for doc in chinese["docs"])
     words = set(re.split(chinese["config"]["separator"], text))
