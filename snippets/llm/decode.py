@@ -1,0 +1,76 @@
+# /// capture
+# gpus = 1
+# timeout = 360     # about 70 s on an H100: two compiles of one decoding step, then timing
+# exclusive = true
+# ///
+
+# %% setup
+import torch
+from tabulate import tabulate
+from torch._dynamo.utils import counters
+
+from _timing import CUDA, first_call, measure
+from model import POSITIONS, VOCAB, build, decode, decode_one, device, prefill
+
+torch.set_grad_enabled(False)
+torch.compiler.config.force_disable_caches = True  # every compile below starts cold, as in a new process
+model = build()
+prompt = torch.randint(VOCAB, (1, 16), device=device)
+START, NEW = prompt.shape[1], (128 if CUDA else 16)  # decode NEW tokens after the prompt
+first = prefill(model, prompt)  # eager; the cache now holds the prompt
+eager_step = lambda token, pos: decode_one(model, token, pos)  # noqa: E731
+reference = decode(eager_step, first, START, NEW)
+
+
+def speed(step):
+    """Greedy decoding of NEW tokens, timed as a whole: tokens per second, with the spread."""
+    m = measure(lambda: decode(step, first, START, NEW), warmup=2, repeats=10)
+    return {"tok_s": NEW / m["ms"] * 1000, "tok_s_p10": NEW / m["p90"] * 1000, "tok_s_p90": NEW / m["p10"] * 1000,
+            "ms_per_token": m["ms"] / NEW}
+
+
+def agreement(step):
+    """How many of the NEW tokens match eager decoding, counted from the first one."""
+    tokens = decode(step, first, START, NEW)
+    same = (tokens == reference)[0].int().cumprod(0).sum().item()
+    return {"same_tokens": same, "of": NEW}
+
+
+# %% eager glue=eager
+eager = speed(eager_step)
+print(f"eager: {eager['tok_s']:,.0f} tokens/s ({eager['tok_s_p10']:,.0f}–{eager['tok_s_p90']:,.0f}), "
+      f"{eager['ms_per_token']:.2f} ms per token")
+
+# %% compiled glue=compiled
+compiled = {"eager": {"compile_s": None, **eager, "graphs": 0, "cudagraph_skips": 0, "same_tokens": NEW, "of": NEW}}
+for mode in ("default", "reduce-overhead"):
+    torch._dynamo.reset()
+    step_fn = torch.compile(decode_one, mode=mode, fullgraph=True)
+    step = lambda token, pos: step_fn(model, token, pos)  # noqa: E731
+    counters.clear()
+    compile_s = first_call(lambda: step(first, POSITIONS[START : START + 1]))
+    result = {"compile_s": compile_s, **speed(step), **agreement(step)}
+    result["graphs"] = counters["stats"]["unique_graphs"]  # read afresh, after the compile
+    result["cudagraph_skips"] = counters["inductor"]["cudagraph_skips"]
+    compiled[mode] = result
+
+print(tabulate([[mode, "—" if r["compile_s"] is None else f"{r['compile_s']:.1f}", f"{r['tok_s']:,.0f}",
+                 f"{r['tok_s_p10']:,.0f}–{r['tok_s_p90']:,.0f}", f"{r['ms_per_token']:.2f}", r["graphs"],
+                 r["cudagraph_skips"], f"{r['same_tokens']}/{r['of']}"] for mode, r in compiled.items()],
+               headers=["decoding step", "compile (s)", "tokens/s", "p10–p90", "ms/token", "graphs",
+                        "CUDA graph skips", "same tokens as eager"]))
+
+# %% chart
+import matplotlib.pyplot as plt
+
+names = list(compiled)
+fig, ax = plt.subplots(figsize=(6, 2.8))
+values = [compiled[n]["tok_s"] for n in names]
+bars = ax.bar(names, values, color="#3f51b5",
+              yerr=[[compiled[n]["tok_s"] - compiled[n]["tok_s_p10"] for n in names],
+                    [compiled[n]["tok_s_p90"] - compiled[n]["tok_s"] for n in names]], capsize=4)
+ax.bar_label(bars, fmt="%.0f", fontsize=8)
+ax.set_ylabel("tokens per second (batch 1)")
+ax.margins(y=0.15)
+fig.suptitle(f"greedy decoding, {NEW} tokens, {device}", fontsize=10)
+fig.tight_layout()

@@ -1,0 +1,96 @@
+# /// capture
+# gpus = 1
+# timeout = 300     # about 70 s on an H100: one compile of Adam's step, then small compiles
+# exclusive = true
+# ///
+
+# %% setup
+from collections import Counter
+
+import torch
+from tabulate import tabulate
+from torch._dynamo.utils import counters
+from torch.autograd import DeviceType
+from torch.profiler import ProfilerActivity, profile
+
+from _timing import CUDA, first_call, measure, spread, sync
+from model import build, loss_of
+
+model, batch = build()
+loss_of(model, *batch).backward()  # gradients for the optimizer steps below to apply
+params = list(model.parameters())
+
+
+def kernels(step):
+    """The GPU kernels one call of step() launches: {kernel name: launches} (None without CUDA)."""
+    if not CUDA:
+        return None
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
+        step()
+        sync()
+    return dict(Counter(e.name for e in prof.events() if e.device_type == DeviceType.CUDA))
+
+
+# %% adam-variants glue=adam
+def compiled_adam(params):
+    opt = torch.optim.Adam(params, lr=1e-3)
+
+    @torch.compile
+    def step():
+        opt.step()
+
+    return step
+
+
+variants = {
+    "foreach": lambda p: torch.optim.Adam(p, lr=1e-3, foreach=True).step,  # eager; the default on a GPU
+    "fused": lambda p: torch.optim.Adam(p, lr=1e-3, fused=True).step,  # eager, one CUDA kernel per group
+    "compiled": compiled_adam,
+}
+adam = {}
+for name, make in variants.items():
+    step = make(params)
+    first_s = first_call(step)  # creates the optimizer's state; compiles for "compiled"
+    launched = kernels(step)
+    adam[name] = {"first_s": first_s, **measure(step),
+                  "kernels": None if launched is None else sum(launched.values()),
+                  "distinct": None if launched is None else len(launched)}
+    if launched:
+        top = sorted(launched.items(), key=lambda kv: -kv[1])[:3]
+        adam[name]["top"] = [f"{count} × {kernel[:70]}" for kernel, count in top]
+
+print(f"Adam over {len(params)} parameter tensors, {sum(p.numel() for p in params) / 1e6:.1f} M values")
+print(tabulate([[name, f"{r['first_s']:.2f}", f"{r['ms']:.3f}", f"{r['p10']:.3f}–{r['p90']:.3f}", r["kernels"],
+                 r["distinct"]] for name, r in adam.items()],
+               headers=["Adam step", "first call (s)", "median (ms)", "p10–p90 (ms)", "kernels launched",
+                        "distinct kernels"]))
+for name, r in adam.items():
+    for line in r.get("top", []):
+        print(f"{name:9} {line}")
+
+# %% lr-scheduler glue=schedules
+# A scheduler changes the learning rate after every step. Stored as a Python float, each new
+# value is a constant the compiled step was specialised on; stored as a tensor, it is an input.
+def scheduled_steps(lr, steps=4):
+    torch._dynamo.reset()
+    small = torch.nn.Sequential(*[torch.nn.Linear(256, 256) for _ in range(3)]).to(params[0].device)
+    small(torch.randn(8, 256, device=params[0].device)).sum().backward()
+    opt = torch.optim.Adam(small.parameters(), lr=lr)
+    scheduler = torch.optim.lr_scheduler.LinearLR(opt, start_factor=1.0, end_factor=0.5, total_iters=steps)
+
+    @torch.compile
+    def step():
+        opt.step()
+
+    counters.clear()
+    seconds = []
+    for _ in range(steps):
+        seconds.append(first_call(step))
+        scheduler.step()
+    return {"graphs": counters["stats"]["unique_graphs"], "seconds": seconds}
+
+
+schedules = {"float": scheduled_steps(0.01), "tensor": scheduled_steps(torch.tensor(0.01))}
+for kind, s in schedules.items():
+    print(f"lr as a {kind:6}: {s['graphs']} graphs compiled; each step's first call (s):",
+          ", ".join(f"{t:.2f}" for t in s["seconds"]))
