@@ -1,11 +1,12 @@
 # /// capture
 # gpus = 1
-# timeout = 300     # about 60 s on an H100: one regional compile, one recompile, a few timings
+# timeout = 300     # about 40 s on an H100: one regional compile, one recompile, a few timings
 # exclusive = true
 # ///
 
 # %% setup glue=warmup_s
 import torch
+from torch._dynamo.utils import counters
 
 from _timing import first_call, measure, spread
 from model import BATCH, DTYPE, TOKENS, WIDTH, build, device, regional
@@ -41,12 +42,15 @@ with torch.compiler.set_stance("fail_on_recompile"):
 recompile = {"first_s": first_call(lambda: net(short)), **measure(lambda: net(short))}
 print(f"{TOKENS // 2}-token request, default stance: first {recompile['first_s']:.1f} s, then {spread(recompile)}")
 
-# %% skip-guards glue=guards
+# %% skip-guards glue=guards,tiny_graphs
 # A small request, where Python, not the GPU, sets the pace: each of the blocks checks its guards
 # on every call. skip_guard_eval_unsafe keeps only the checks that tell compiled graphs apart;
 # it is safe only once every shape that will come has been compiled.
 tiny = batch(16)
-net(tiny)  # the graph compiled for the shorter sequences covers 16 tokens: no compile
+counters.clear()
+net(tiny)  # warm-up for this shape too
+tiny_graphs = counters["stats"]["unique_graphs"]  # read afresh after the call
+print("graphs compiled for 16-token requests:", tiny_graphs)
 guards = {}
 with torch.compiler.set_stance("force_eager"):
     guards["eager"] = measure(lambda: net(tiny))

@@ -1,6 +1,6 @@
 # /// capture
 # gpus = 1
-# timeout = 240     # about 40 s on an H100: small compiles and opcheck's tests, nothing timed
+# timeout = 240     # about 30 s on an H100: small compiles and opcheck's tests, nothing timed
 # exclusive = false
 # ///
 

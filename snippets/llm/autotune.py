@@ -1,6 +1,6 @@
 # /// capture
 # gpus = 1
-# timeout = 420     # about 120 s on an H100: max-autotune benchmarks matrix kernels while compiling
+# timeout = 420     # about 75 s on an H100 (up to 150): max-autotune benchmarks matrix kernels while compiling
 # exclusive = true
 # ///
 

@@ -1,6 +1,6 @@
 # /// capture
 # gpus = 1
-# timeout = 360     # about 70 s on an H100: two compiles of one decoding step, then timing
+# timeout = 360     # about 45 s on an H100: two cold compiles of one decoding step, then timing
 # exclusive = true
 # ///
 

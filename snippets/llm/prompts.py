@@ -1,6 +1,6 @@
 # /// capture
 # gpus = 1
-# timeout = 420     # about 100 s on an H100: six compiles of the prompt pass (prefill)
+# timeout = 420     # about 70 s on an H100: six cold compiles of the prompt pass (prefill)
 # exclusive = true
 # ///
 

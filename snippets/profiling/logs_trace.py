@@ -1,6 +1,6 @@
 # /// capture
 # gpus = 1
-# timeout = 240     # about 40 s on an H100: three small compiles and one child process
+# timeout = 240     # about 30 s on an H100: three small compiles and one child process
 # exclusive = false
 # ///
 

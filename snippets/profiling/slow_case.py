@@ -1,6 +1,6 @@
 # /// capture
 # gpus = 1
-# timeout = 240     # about 40 s on an H100: one compile, timings and two short profiles
+# timeout = 240     # about 25 s on an H100: one compile, timings and two short profiles
 # exclusive = true
 # ///
 

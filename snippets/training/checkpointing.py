@@ -1,6 +1,6 @@
 # /// capture
 # gpus = 1
-# timeout = 420     # about 100 s on an H100: three compiles of the forward and backward passes
+# timeout = 420     # about 65 s on an H100: three cold compiles of the forward and backward passes
 # exclusive = true
 # ///
 

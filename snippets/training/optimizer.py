@@ -1,6 +1,6 @@
 # /// capture
 # gpus = 1
-# timeout = 300     # about 70 s on an H100: one compile of Adam's step, then small compiles
+# timeout = 300     # about 50 s on an H100: one compile of Adam's step, then three small compiles
 # exclusive = true
 # ///
 

@@ -1,6 +1,6 @@
 # /// capture
 # gpus = 1
-# timeout = 480     # about 130 s on an H100: three compiles of a whole training step
+# timeout = 480     # about 100 s on an H100: three cold compiles of a whole training step
 # exclusive = true
 # ///
 
