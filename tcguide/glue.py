@@ -179,7 +179,7 @@ def substitute(markdown: str, catalog: Catalog, page: str, lang: str, start: int
     those is shown as a visible mark, so a preview still builds). Lines keep their numbers.
     ``as_text``: plain figures, and unresolvable references left as written (for notebooks)."""
     problems: list[GuideError] = []
-    lines = markdown.split("\n")
+    lines = markdown.splitlines()  # as lines_with_code_flag numbers them
     for number, line, code in directive.lines_with_code_flag(markdown, start):
         if code:
             continue
@@ -196,4 +196,4 @@ def substitute(markdown: str, catalog: Catalog, page: str, lang: str, start: int
             last = end
         if pieces:
             lines[number - start] = "".join(pieces) + line[last:]
-    return "\n".join(lines), problems
+    return "\n".join(lines) + ("\n" if markdown.endswith("\n") else ""), problems
