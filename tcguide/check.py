@@ -23,7 +23,7 @@ def check(root: Path, docs: str = "docs", snippets_dir: str = "snippets") -> lis
         problems.extend(errors)
         for ref in references:
             try:
-                glue.render(ref, catalog, rel, SOURCE_LANGUAGE)
+                glue.plain(ref, catalog, rel, SOURCE_LANGUAGE)
             except GuideError as exc:
                 problems.append(exc)
         for d in (d for d in found if d.kind == "cell"):

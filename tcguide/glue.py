@@ -146,17 +146,23 @@ def format_value(value, spec: str | None, lang: str) -> str:
     return text.replace("-", "\u2212")  # a real minus sign
 
 
-def render(ref: Reference, catalog: Catalog, page: str, lang: str) -> str:
-    """The HTML that stands for a reference in the page; GuideError if it cannot be resolved."""
+def _shown(ref: Reference, catalog: Catalog, page: str, lang: str) -> tuple[str, Resolved | None]:
+    """The figure as the page's language writes it, and where it comes from (None for a quote)."""
     if ref.quote:
-        figure, source = ref.quote
-        title = label(lang, "quoted").format(source=source)
-        return f'<span class="tcg-quote" title="{html.escape(title)}">{html.escape(figure)}</span>'
+        return ref.quote[0], None
     resolved = resolve(ref, catalog, page)
     try:
-        text = format_value(resolved.value, ref.spec, lang)
+        return format_value(resolved.value, ref.spec, lang), resolved
     except ValueError as exc:
         raise GuideError(page, ref.line, f"{ref.text}: the value {exc}") from None
+
+
+def render(ref: Reference, catalog: Catalog, page: str, lang: str) -> str:
+    """The HTML that stands for a reference in the page; GuideError if it cannot be resolved."""
+    text, resolved = _shown(ref, catalog, page, lang)
+    if resolved is None:
+        title = label(lang, "quoted").format(source=ref.quote[1])
+        return f'<span class="tcg-quote" title="{html.escape(title)}">{html.escape(text)}</span>'
     file, cell = resolved.source.split("#")
     title = label(lang, "glued").format(cell=cell, file=file, where=resolved.title)
     return (f'<span class="tcg-glue" data-cell="{html.escape(resolved.source)}" title="{html.escape(title)}">'
@@ -164,13 +170,9 @@ def render(ref: Reference, catalog: Catalog, page: str, lang: str) -> str:
 
 
 def plain(ref: Reference, catalog: Catalog, page: str, lang: str) -> str:
-    """The figure alone, as the page's language writes it (a notebook's Markdown has no tooltips)."""
-    if ref.quote:
-        return ref.quote[0]
-    try:
-        return format_value(resolve(ref, catalog, page).value, ref.spec, lang)
-    except ValueError as exc:
-        raise GuideError(page, ref.line, f"{ref.text}: the value {exc}") from None
+    """The figure alone, as the page's language writes it (a notebook's Markdown has no tooltips),
+    escaped: a glued text is a snippet's, and Markdown would pass HTML in it through."""
+    return html.escape(_shown(ref, catalog, page, lang)[0], quote=False)
 
 
 def substitute(markdown: str, catalog: Catalog, page: str, lang: str, start: int = 1, *, as_text: bool = False
@@ -179,7 +181,7 @@ def substitute(markdown: str, catalog: Catalog, page: str, lang: str, start: int
     those is shown as a visible mark, so a preview still builds). Lines keep their numbers.
     ``as_text``: plain figures, and unresolvable references left as written (for notebooks)."""
     problems: list[GuideError] = []
-    lines = markdown.split("\n")
+    lines = markdown.splitlines()  # as lines_with_code_flag numbers them
     for number, line, code in directive.lines_with_code_flag(markdown, start):
         if code:
             continue
@@ -196,4 +198,4 @@ def substitute(markdown: str, catalog: Catalog, page: str, lang: str, start: int
             last = end
         if pieces:
             lines[number - start] = "".join(pieces) + line[last:]
-    return "\n".join(lines), problems
+    return "\n".join(lines) + ("\n" if markdown.endswith("\n") else ""), problems

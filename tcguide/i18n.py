@@ -36,7 +36,7 @@ LATIN_WORD = re.compile(r"\b[A-Za-z][a-z]+\b")  # a lower-case English word (Tor
 NATIVE = {"ru": re.compile(r"[А-Яа-яЁё]+"), "zh": re.compile(r"[\u4e00-\u9fff]{1,2}"),
           "ko": re.compile(r"[\uac00-\ud7a3]+")}  # a word of the language (Chinese: about two characters)
 OTHER_SCRIPT = re.compile(r"[^\W\d_A-Za-z]+")  # a language without its own rule: any word not in Latin letters
-CODE_SPAN = re.compile(r"(`+).+?\1")
+CODE_SPAN = glue.CODE_SPAN
 MARKUP = re.compile(r"<[^>]+>|\]\([^)]*\)|https?://\S+")
 HEADING = directive.HEADING
 FRONT_MATTER = directive.FRONT_MATTER

@@ -2,6 +2,7 @@
 
 import dataclasses
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -386,3 +387,14 @@ def test_every_chapter_stays_within_its_weight_budget_in_every_language(guide_si
             for (lang, chapter), (html, images) in weights.items() if html + images > WEIGHT_BUDGETS[chapter]}
     assert over == {}
     assert all(images > 0 for (lang, chapter), (html, images) in weights.items() if chapter == "speedups")
+
+
+@pytest.mark.parametrize("lang, decimal", [("en", "."), ("ru", ","), ("zh", "."), ("ko", ".")])
+def test_glued_figures_are_written_the_languages_way_and_name_their_cell(guide_site, lang, decimal):
+    """Every figure reference of a chapter became a span naming its cell; numbers use the language's decimal mark."""
+    folder = guide_site if lang == "en" else guide_site / lang
+    page = (folder / "speedups" / "index.html").read_text(encoding="utf-8")
+    figures = re.findall(r'<span class="tcg-glue" data-cell="(snippets/speedups/[\w.]+#measure)" title="[^"]+">([^<]+)</span>',
+                         page)
+    assert len(figures) >= 30 and "{{" not in page.split('<div class="md-content"')[1].split("</article>")[0]
+    assert all(re.fullmatch(rf"\d+(?:\{decimal}\d+)?", shown.replace("\u202f", "")) for _, shown in figures), figures

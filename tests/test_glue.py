@@ -167,3 +167,13 @@ def test_glue_declarations_are_checked_when_the_snippet_is_parsed():
         snippet.parse("# %% a glue=x\nx = 1\n# %% b glue=x\nx = 2\n", "t.py")
     with pytest.raises(GuideError, match="a cell that raises cannot glue"):
         snippet.parse('# %% a raises="ValueError" glue=x\nx = 1\n', "t.py")
+
+
+def test_a_glued_text_cannot_put_markup_into_a_page_or_a_notebook(project):
+    project.snippet("h.py", '# %% hostile glue=label\nlabel = "<script>alert(1)</script>"\n')
+    assert project.capture("h.py") == 0
+    catalog = Catalog(project.root)
+    html_page, _ = glue.substitute("{{h.py:label}}\n", catalog, "docs/en/p.md", "en")
+    notebook_md, _ = glue.substitute("{{h.py:label}}\n", catalog, "docs/en/p.md", "en", as_text=True)
+    for text in (html_page, notebook_md):
+        assert "<script>" not in text and "&lt;script&gt;alert(1)&lt;/script&gt;" in text

@@ -156,3 +156,35 @@ def test_every_translation_has_the_structure_of_its_english_page():
     root = Path(__file__).resolve().parent.parent
     problems = i18n.all_structure_problems(i18n.Site(root))
     assert not problems, "\n".join(map(str, problems))
+
+
+def test_a_translation_must_quote_the_figures_its_english_page_quotes(site):
+    write(site, "en", ENGLISH.replace("Text.", "It took {{a.py:t.cold:.1f}} s, once {{quote:0.004×|a notebook}}."))
+    write(site, "ru", RUSSIAN + "\nЗаняло {{a.py:t.cold:,.2f}} с.\n")
+    (problem,) = i18n.structure_problems(site, "ru", "start.md")  # another format is fine; the quote is missing
+    assert str(problem).startswith("docs/ru/start.md:1: lacks 1 figure(s) of the English page: {{quote:0.004×}} "
+                                   "(docs/en/start.md:")
+    write(site, "ru", RUSSIAN + "\n{{a.py:t.cold}} с, {{quote:0.004×|блокнот}}, {{a.py:t.warm}} с.\n")
+    (problem,) = i18n.structure_problems(site, "ru", "start.md")
+    assert "quotes {{a.py:t.warm}}, which the English page does not" in str(problem)
+
+
+def test_a_stamped_page_that_is_mostly_english_is_not_up_to_date(site):
+    write(site, "ru", ENGLISH)
+    i18n.stamp(site, "ru", "start.md")
+    state = i18n.status(site, "ru", "start.md")
+    assert state.state == "outdated" and state.changes[0].startswith("not translated: ")
+    write(site, "ru", RUSSIAN)
+    i18n.stamp(site, "ru", "start.md")
+    assert i18n.status(site, "ru", "start.md").state == "up to date"  # code, identifiers and cells don't count
+
+
+def test_a_forbidden_variant_of_the_glossary_fails_with_page_and_line(site):
+    (site.root / "i18n").mkdir()
+    (site.root / "i18n" / "glossary-ru.md").write_text(
+        "# Глоссарий\n\n| English | Русский |\n|---|---|\n| capture | прогон |\n\n## Forbidden variants\n\n"
+        "| Variant | Use instead | Why |\n|---|---|---|\n| «запись вывода» | «прогон» | занято CUDA-графами |\n")
+    write(site, "ru", RUSSIAN + "\nЗапись вывода шла долго. `запись вывода` в коде не считается.\n")
+    (problem,) = i18n.glossary_problems(site, "ru")
+    assert str(problem) == ("docs/ru/start.md:17: uses «запись вывода», a variant the glossary forbids — "
+                            "write «прогон» (i18n/glossary-ru.md)")

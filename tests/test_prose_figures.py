@@ -21,7 +21,6 @@ CJK_UNITS = ["×", "%", "毫秒", "微秒", "秒", "分钟", "小时", "倍", "�
 FIGURE = re.compile(rf"{NUMBER}\s?(?:(?:{'|'.join(WORD_UNITS)})(?![\w/])|(?:{'|'.join(CJK_UNITS)}))")
 DIMENSIONS = re.compile(r"\d+\s?×\s?\d+")  # 224×224 pixels, a 1×1 convolution: sizes, not measurements
 VERSIONS = re.compile(r"\b\d+\.x\b")  # PyTorch 2.x
-CODE_SPAN = re.compile(r"(`+).+?\1")
 LINK_TARGET = re.compile(r"\]\([^)]*\)")
 HTML_COMMENT = re.compile(r"<!--.*?-->")
 
@@ -32,7 +31,7 @@ def typed_figures(text: str) -> list[tuple[int, str]]:
     for number, line, code in directive.lines_with_code_flag(text):
         if code or directive.DIRECTIVE.match(line) or line.lstrip().startswith("|---"):
             continue
-        prose = glue.TOKEN.sub(" ", CODE_SPAN.sub(" ", LINK_TARGET.sub("]", HTML_COMMENT.sub(" ", line))))
+        prose = glue.TOKEN.sub(" ", glue.CODE_SPAN.sub(" ", LINK_TARGET.sub("]", HTML_COMMENT.sub(" ", line))))
         prose = VERSIONS.sub(" ", DIMENSIONS.sub(" ", prose))
         found += [(number, m.group().strip()) for m in FIGURE.finditer(prose)]
     return found
