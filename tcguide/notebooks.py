@@ -32,6 +32,7 @@ from tcguide.catalog import Catalog
 from tcguide.errors import GuideError
 from tcguide.labels import label
 from tcguide.provenance import describe
+from tcguide.snippet import helper_target
 
 NBFORMAT, NBFORMAT_MINOR = 4, 5
 KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
@@ -230,9 +231,8 @@ def _start(nb: _Notebook, name: str, snippet, catalog: Catalog) -> None:
     req = snippet.requirements
     if req.launcher == "torchrun":
         nb.markdown("> " + label(nb.lang, "nb_multi_gpu").format(file=snippet.path, gpus=req.gpus), "multi-gpu")
-    folder = posixpath.dirname(snippet.path)
     for shown_path, (path, _) in sorted(snippet.helpers.items()):
-        relative = posixpath.relpath(shown_path, folder)
+        relative = helper_target(shown_path, snippet.path)
         source = f"%%writefile {relative}\n" + path.read_text(encoding="utf-8")
         tags = ["setup", "helper"] + (["skip-execution"] if req.launcher == "torchrun" else [])
         nb.code(source, f"helper-{relative}", tags, {"snippet": snippet.path, "helper": shown_path}, hidden=True)

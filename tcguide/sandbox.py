@@ -19,7 +19,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from tcguide.snippet import SnippetFile, sha256_of
+from tcguide.snippet import SnippetFile, import_roots, sha256_of
 
 # What a snippet's process sees of the driver's environment; everything else is dropped.
 ENV_NAMES = {"PATH", "LANG", "LANGUAGE", "TZ", "TERM", "LD_LIBRARY_PATH", "OMP_NUM_THREADS", "MKL_NUM_THREADS"}
@@ -47,6 +47,7 @@ class Sandbox:
     """One file's scratch folder: its copy of the snippet, HOME, TMPDIR and compiler caches."""
 
     root: Path
+    shared: tuple[Path, ...] = ()  # shared helper folders, imported after the file's own folder
 
     @classmethod
     def create(cls, root: Path, snippet: SnippetFile, checkout: Path) -> "Sandbox":
@@ -56,7 +57,8 @@ class Sandbox:
             shutil.copyfile(checkout / shown, target)
         for folder in ("home", "tmp", "cache"):
             (root / folder).mkdir(parents=True, exist_ok=True)
-        return cls(root)
+        _, *shared = import_roots(root / Path(snippet.path).parent, snippet.path)
+        return cls(root, tuple(folder for folder, _ in shared))
 
     def script(self, snippet: SnippetFile) -> Path:
         return self.root / snippet.path
@@ -69,7 +71,7 @@ class Sandbox:
             "XDG_CACHE_HOME": str(self.root / "cache"), "MPLCONFIGDIR": str(self.root / "cache" / "matplotlib"),
             "TORCHINDUCTOR_CACHE_DIR": str(self.root / "cache" / "inductor"),
             "TRITON_CACHE_DIR": str(self.root / "cache" / "triton"),
-            "PYTHONPATH": str(tooling), "PYTHONUSERBASE": site.getuserbase(),  # user-installed packages stay found
+            "PYTHONPATH": os.pathsep.join(map(str, (tooling, *self.shared))), "PYTHONUSERBASE": site.getuserbase(),  # user-installed packages stay found
             "PYTHONUNBUFFERED": "1", "PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1", "MPLBACKEND": "Agg",
         })
         env.update(extra)

@@ -141,8 +141,36 @@ def _module_files(folder: Path, dotted: str) -> list[Path]:
     return files
 
 
+SHARED = "_shared"  # a folder of helper modules for every snippet file below the folder holding it
+
+
+def import_roots(folder: Path, display: str) -> list[tuple[Path, str]]:
+    """Where a snippet file in ``folder`` imports helper modules from, as (folder, shown path):
+    its own folder, then the nearest ``_shared`` folder at or above it (not above the top folder
+    of ``display``). The runner puts the same folders on ``sys.path``."""
+    shown = Path(display).parent
+    roots = [(folder, str(shown))]
+    for _ in shown.parts:
+        if (folder / SHARED).is_dir():
+            roots.append((folder / SHARED, str(shown / SHARED)))
+            break
+        folder, shown = folder.parent, shown.parent
+    return roots
+
+
+def helper_target(shown: str, display: str) -> str:
+    """A helper module's path relative to the folder that 'import' finds it in: below its
+    ``_shared`` folder for a shared helper, below the snippet file's folder for any other."""
+    parts = Path(shown).parts
+    if SHARED in parts:
+        return "/".join(parts[len(parts) - parts[::-1].index(SHARED):])
+    return str(Path(shown).relative_to(Path(display).parent))
+
+
 def local_imports(text: str, folder: Path, display: str) -> dict[str, Path]:
-    """Modules and packages beside the snippet that it imports, directly or through each other."""
+    """Helper modules and packages that a snippet imports, directly or through each other: from
+    its own folder first, then from the shared folder (``import_roots``)."""
+    roots = import_roots(folder, display)
     found: dict[str, Path] = {}
     queue = [(text, display)]
     while queue:
@@ -158,11 +186,14 @@ def local_imports(text: str, folder: Path, display: str) -> dict[str, Path]:
                 names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
             else:
                 names = []
-            for path in (p for n in names for p in _module_files(folder, n)):
-                shown = str(Path(display).parent / path.relative_to(folder))
-                if shown not in found:
-                    found[shown] = path
-                    queue.append((path.read_text(encoding="utf-8"), shown))
+            for dotted in names:
+                root, shown_root, files = next(((r, s, f) for r, s in roots if (f := _module_files(r, dotted))),
+                                               (None, "", []))
+                for path in files:
+                    shown = str(Path(shown_root) / path.relative_to(root))
+                    if shown not in found:
+                        found[shown] = path
+                        queue.append((path.read_text(encoding="utf-8"), shown))
     return found
 
 

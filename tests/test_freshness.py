@@ -70,6 +70,25 @@ def test_a_change_to_any_input_in_the_checkout_makes_the_output_stale(project, c
     assert _stale(project, "b.py") is None
 
 
+def test_a_file_imports_helpers_from_its_folder_first_then_from_the_shared_folder(project):
+    s = project.root / "snippets"
+    (s / "_shared").mkdir(parents=True)
+    (s / "_shared" / "timing.py").write_text("SOURCE = 'shared'\n")
+    (s / "_shared" / "units.py").write_text("from timing import SOURCE\nMS = 'ms from ' + SOURCE\n")
+    project.snippet("own/timing.py", "# %% c\nSOURCE = 'own folder'\n")  # a snippet file that b.py imports
+    project.snippet("topic/a.py", "# %% c\nfrom timing import SOURCE\nfrom units import MS\nprint(SOURCE, '|', MS)\n")
+    project.snippet("own/b.py", "# %% c\nfrom timing import SOURCE\nfrom units import MS\nprint(SOURCE, '|', MS)\n")
+    assert project.capture() == 0
+    printed = {n: "".join(store.load(project.output(n)).cells[0].outputs[0]["text"]) for n in ("topic/a.py", "own/b.py")}
+    assert printed == {"topic/a.py": "shared | ms from shared\n", "own/b.py": "own folder | ms from own folder\n"}
+    assert sorted(load(s / "topic" / "a.py", "snippets/topic/a.py").helpers) == [
+        "snippets/_shared/timing.py", "snippets/_shared/units.py"]
+    assert _stale(project, "topic/a.py") is None
+    (s / "_shared" / "timing.py").write_text("SOURCE = 'changed'\n")
+    assert "its helper module snippets/_shared/timing.py changed" in _stale(project, "topic/a.py")
+    assert "its helper module snippets/_shared/timing.py changed" not in (_stale(project, "own/b.py") or "")
+
+
 def test_a_change_to_the_capture_tooling_makes_every_output_stale(project, monkeypatch):
     project.snippet("a.py", "# %% c\nprint(1)\n")
     assert project.capture() == 0

@@ -210,6 +210,20 @@ def test_helper_modules_a_file_imports_are_written_before_its_cells(tmp_path):
     assert code_cells(result.notebook)[1]["outputs"][0]["text"] == "4\n"
 
 
+def test_a_shared_helper_is_written_where_import_finds_it_from_the_notebook(tmp_path):
+    (tmp_path / "snippets" / "_shared").mkdir(parents=True)
+    (tmp_path / "snippets" / "_shared" / "timing.py").write_text("def thrice(n):\n    return 3 * n\n")
+    OUTPUTS["topic/uses.py"] = {"go": [{"output_type": "stream", "name": "stdout", "text": "6\n"}]}
+    captured(tmp_path, "topic/uses.py", "# %% go\nfrom timing import thrice\nprint(thrice(2))\n")
+    nb, _ = make(tmp_path, "# T\n\n[[cell topic/uses.py#go]]\n", "en")
+    helper, go = code_cells(nb)
+    assert helper["source"].startswith("%%writefile timing.py\n")
+    assert helper["metadata"]["tcguide"]["helper"] == "snippets/_shared/timing.py"
+    result = execution.run(nb, "docs/en/chapter.md", timeout=60)
+    assert result.ok, result.failures
+    assert code_cells(result.notebook)[1]["outputs"][0]["text"] == "6\n"
+
+
 def test_a_missing_cell_is_a_problem_named_by_page_and_line(chapter):
     nb, problems = make(chapter, "# T\n\n[[cell a.py#nope]]\n", "en")
     assert [str(p) for p in problems] == ["docs/en/chapter.md:3: [[cell a.py#nope]]: snippets/a.py: has no cell 'nope' "

@@ -14,7 +14,7 @@ import tempfile
 import torch
 from tabulate import tabulate
 
-import _timing  # noqa: F401  the timing helpers the child processes import, beside this file
+import timing  # the timing helpers (snippets/_shared/timing.py), which the child processes import too
 import model  # the transformer of model.py, beside this file
 
 # What one fresh process does: optionally load cache artifacts, build the model, compile it one
@@ -23,7 +23,7 @@ import model  # the transformer of model.py, beside this file
 CHILD = """
 import json, sys, torch
 from torch._dynamo.utils import compile_times, counters
-from _timing import first_call, measure
+from timing import first_call, measure
 from model import STRATEGIES, build
 
 strategy, load_from, save_to = sys.argv[1:4]
@@ -64,7 +64,7 @@ print(json.dumps(result))
 def run_fresh(strategy, cache, load_from="-", save_to="-"):
     """Run CHILD in a new Python process whose compile caches live in the folder `cache`."""
     env = dict(os.environ,
-               PYTHONPATH=os.path.dirname(os.path.abspath(model.__file__)),
+               PYTHONPATH=os.pathsep.join(os.path.dirname(os.path.abspath(m.__file__)) for m in (model, timing)),
                TORCHINDUCTOR_CACHE_DIR=os.path.join(cache, "inductor"),
                TRITON_CACHE_DIR=os.path.join(cache, "triton"))
     done = subprocess.run([sys.executable, "-c", CHILD, strategy, load_from, save_to], env=env,

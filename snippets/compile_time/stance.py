@@ -8,7 +8,7 @@
 import torch
 from torch._dynamo.utils import counters
 
-from _timing import first_call, measure, spread
+from timing import first_call, measure, spread
 from model import BATCH, DTYPE, TOKENS, WIDTH, build, device, regional
 
 

@@ -9,7 +9,7 @@ import torch
 import torch.nn.functional as F
 from torch._inductor.utils import run_and_get_code
 
-from _timing import measure, spread
+from timing import measure, spread
 
 device = "cuda" if torch.cuda.is_available() else "cpu"
 TRITON = device == "cuda"  # Triton kernels run on GPUs; on a CPU the Triton cells only say so

@@ -9,7 +9,7 @@ import torch
 from tabulate import tabulate
 from torch._dynamo.utils import counters
 
-from _timing import CUDA, first_call, measure
+from timing import CUDA, first_call, measure
 from model import POSITIONS, VOCAB, build, decode, decode_one, device, prefill
 
 torch.set_grad_enabled(False)

@@ -10,7 +10,7 @@ import torch.nn.functional as F
 from tabulate import tabulate
 from torch._dynamo.utils import counters
 
-from _timing import first_call, measure
+from timing import first_call, measure
 from model import POSITIONS, VOCAB, build, device
 
 torch.set_grad_enabled(False)

@@ -11,7 +11,7 @@ from tabulate import tabulate
 from torch import nn
 
 from _profiles import lanes, profiled, summary, timeline, top
-from _timing import measure, spread
+from timing import measure, spread
 
 device = "cuda" if torch.cuda.is_available() else "cpu"
 dtype = torch.bfloat16 if device == "cuda" else torch.float32

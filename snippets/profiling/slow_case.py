@@ -12,7 +12,7 @@ from tabulate import tabulate
 from torch import nn
 
 from _profiles import kernels, profiled, top
-from _timing import first_call, measure, spread
+from timing import first_call, measure, spread
 
 device = "cuda" if torch.cuda.is_available() else "cpu"
 dtype = torch.bfloat16 if device == "cuda" else torch.float32

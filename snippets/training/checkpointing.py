@@ -8,7 +8,7 @@
 import torch
 from tabulate import tabulate
 
-from _timing import CUDA, first_call, measure, peak_mib
+from timing import CUDA, first_call, measure, peak_mib
 from model import build, loss_of
 
 torch.compiler.config.force_disable_caches = True  # every compile below starts cold, as in a new process

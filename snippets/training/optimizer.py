@@ -13,7 +13,7 @@ from torch._dynamo.utils import counters
 from torch.autograd import DeviceType
 from torch.profiler import ProfilerActivity, profile
 
-from _timing import CUDA, first_call, measure, spread, sync
+from timing import CUDA, first_call, measure, spread, sync
 from model import build, loss_of
 
 model, batch = build()

@@ -9,7 +9,7 @@ import torch
 from tabulate import tabulate
 from torch._dynamo.utils import counters
 
-from _timing import first_call, measure, peak_mib
+from timing import first_call, measure, peak_mib
 from model import build, loss_of
 
 torch.compiler.config.force_disable_caches = True  # every compile below starts cold, as in a new process

@@ -1,4 +1,4 @@
-"""The guide's timing method (the Speedups chapter explains it), for the files of this folder.
+"""The guide's timing method (the Speedups chapter explains it), shared by the snippet files.
 
 measure() times steady-state calls: untimed warm-up calls first, then each call timed on the
 GPU with a pair of CUDA events, summarised as the median and the 10th-90th percentile range.
