@@ -10,7 +10,7 @@ import torch.nn.functional as F
 from tabulate import tabulate
 from torch import nn
 
-from _profiles import lanes, profiled, summary, timeline, top
+from profiles import lanes, profiled, summary, timeline, top
 from timing import measure, spread
 
 device = "cuda" if torch.cuda.is_available() else "cpu"

@@ -11,7 +11,7 @@ import torch
 from tabulate import tabulate
 from torch import nn
 
-from _profiles import kernels, profiled, top
+from profiles import kernels, profiled, top
 from timing import first_call, measure, spread
 
 device = "cuda" if torch.cuda.is_available() else "cpu"

@@ -10,10 +10,9 @@ from collections import Counter
 import torch
 from tabulate import tabulate
 from torch._dynamo.utils import counters
-from torch.autograd import DeviceType
-from torch.profiler import ProfilerActivity, profile
 
-from timing import CUDA, first_call, measure, spread, sync
+import profiles
+from timing import CUDA, first_call, measure, spread
 from model import build, loss_of
 
 model, batch = build()
@@ -25,10 +24,7 @@ def kernels(step):
     """The GPU kernels one call of step() launches: {kernel name: launches} (None without CUDA)."""
     if not CUDA:
         return None
-    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
-        step()
-        sync()
-    return dict(Counter(e.name for e in prof.events() if e.device_type == DeviceType.CUDA))
+    return dict(Counter(e.name for e in profiles.kernels(profiles.profiled(step, calls=1))))
 
 
 # %% adam-variants glue=adam
