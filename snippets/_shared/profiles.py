@@ -9,23 +9,27 @@ from collections import defaultdict
 
 import torch
 from torch.autograd import DeviceType
-from torch.profiler import ProfilerActivity, profile, record_function
+from torch.profiler import ProfilerActivity, profile, record_function, schedule
 
 CUDA = torch.cuda.is_available()
 
 
-def profiled(step, calls=3):
-    """Profile `calls` calls of step() (after one untimed call), each marked as "step"."""
+def profiled(step, calls=3, warmup=1):
+    """Profile `calls` calls of step(), each marked as "step", after `warmup` calls that the
+    profiler runs but does not record: its own start-up (which leaves the GPU idle for a while)
+    falls into those, as PyTorch's profiler recipe advises."""
     step()
     if CUDA:
         torch.cuda.synchronize()
     activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if CUDA else [])
-    with profile(activities=activities, acc_events=True) as prof:  # one cycle; keep its events without a warning
-        for _ in range(calls):
+    plan = schedule(wait=0, warmup=warmup, active=calls, repeat=1)
+    with profile(activities=activities, schedule=plan, acc_events=True) as prof:  # acc_events: one cycle, no warning
+        for n in range(warmup + calls):
             with record_function("step"):
                 step()
-        if CUDA:
-            torch.cuda.synchronize()
+            if CUDA and n == warmup + calls - 1:
+                torch.cuda.synchronize()  # the last call's kernels end inside the recorded cycle
+            prof.step()
     prof.calls = calls
     return prof
 
