@@ -27,8 +27,8 @@ def profiled(step, calls=3, warmup=1):
         for n in range(warmup + calls):
             with record_function("step"):
                 step()
-            if CUDA and n == warmup + calls - 1:
-                torch.cuda.synchronize()  # the last call's kernels end inside the recorded cycle
+            if CUDA and n in (warmup - 1, warmup + calls - 1):
+                torch.cuda.synchronize()  # no warm-up kernel runs into the recorded calls, all of theirs end in it
             prof.step()
     prof.calls = calls
     return prof
