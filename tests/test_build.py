@@ -354,7 +354,8 @@ WEIGHT_BUDGETS = {"speedups": 600_000, "troubleshooting": 400_000, "dynamic-shap
                   "under-the-hood": 275_000, "saving-and-deploying": 275_000, "dynamo-and-graphs": 250_000,
                   "options": 225_000, "tracing-compared": 200_000, "distributed": 125_000,
                   "getting-started": 125_000, "index": 75_000, "contributing": 50_000,
-                  "translation-status": 50_000}
+                  "translation-status": 50_000, "training-step": 350_000, "profiling": 350_000,
+                  "compile-time": 325_000, "llm-inference": 325_000, "custom-ops": 200_000}
 
 
 def page_weight(html_path: Path) -> tuple[int, int]:
