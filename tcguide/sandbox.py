@@ -71,7 +71,8 @@ class Sandbox:
             "XDG_CACHE_HOME": str(self.root / "cache"), "MPLCONFIGDIR": str(self.root / "cache" / "matplotlib"),
             "TORCHINDUCTOR_CACHE_DIR": str(self.root / "cache" / "inductor"),
             "TRITON_CACHE_DIR": str(self.root / "cache" / "triton"),
-            "PYTHONPATH": os.pathsep.join(map(str, (tooling, *self.shared))), "PYTHONUSERBASE": site.getuserbase(),  # user-installed packages stay found
+            "PYTHONPATH": os.pathsep.join(map(str, (tooling, *self.shared))),
+            "PYTHONUSERBASE": site.getuserbase(),  # user-installed packages stay found
             "PYTHONUNBUFFERED": "1", "PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1", "MPLBACKEND": "Agg",
         })
         env.update(extra)

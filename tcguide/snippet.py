@@ -147,7 +147,8 @@ SHARED = "_shared"  # a folder of helper modules for every snippet file below th
 def import_roots(folder: Path, display: str) -> list[tuple[Path, str]]:
     """Where a snippet file in ``folder`` imports helper modules from, as (folder, shown path):
     its own folder, then the nearest ``_shared`` folder at or above it (not above the top folder
-    of ``display``). The runner puts the same folders on ``sys.path``."""
+    of ``display``). Capture imports from the same folders: the runner puts the file's own on
+    ``sys.path``, the sandbox the shared one on ``PYTHONPATH``."""
     shown = Path(display).parent
     roots = [(folder, str(shown))]
     for _ in shown.parts:
