@@ -5,13 +5,16 @@ An output is fresh when none of its inputs changed since the capture:
 - the snippet file itself;
 - the helper modules and packages it imports from its folder of the snippets tree;
 - the data files it declares (``depends = [...]`` in its capture block);
-- the capture tooling that shaped the output (the runner, normalisation and terminal
-  handling: a change to them may change what any output holds);
+- the output version of the capture tooling (``OUTPUT_VERSION``): a number the tooling
+  declares and bumps when what it stores for a given snippet changes. Refactoring, comments
+  and moves change no output and stale none; the golden tests (``tests/test_golden.py``) run
+  fixture snippets through the real runner and fail when what is stored changes without a
+  bump;
 
 and, where it is known (on the machine that captures, not on a docs build):
 
-- the environment it ran in (GPU model and count, driver major version, CUDA, Python,
-  torch, torchvision, triton);
+- the environment it ran in (GPU model and count, driver major version, CUDA, Python's
+  major.minor version, torch, torchvision, triton);
 - the version of every distribution the file imported (torch, numpy, scipy, ...), as far as
   this Python finds it on its own path (a package vendored inside another, such as
   setuptools' copies of jaraco.* and more-itertools, counts through the one that vendors it).
@@ -21,22 +24,37 @@ Stdlib only: capture runs on a GPU machine without MkDocs.
 
 from __future__ import annotations
 
-import hashlib
 from importlib import metadata
 from pathlib import Path
 
 from tcguide.snippet import SnippetFile
 
-TOOLING_MODULES = ("runner.py", "normalize.py", "terminal.py")
 CONDITIONS = {"captured_at", "compile_threads", "side_by_side"}  # how it ran, not what it ran on
 
+# What the capture tooling stores for a given snippet file, as a version: bump it in the same
+# change that alters what ends up in a stored output (what the runner records, how it tidies
+# text or neutralises paths, how a figure is written), and regenerate the golden outputs.
+OUTPUT_VERSION = 1
 
-def tooling_sha256() -> str:
-    here = Path(__file__).resolve().parent
-    digest = hashlib.sha256()
-    for name in TOOLING_MODULES:
-        digest.update(name.encode() + b"\0" + (here / name).read_bytes() + b"\0")
-    return digest.hexdigest()
+# Outputs written before the tooling declared a version recorded a digest of the runner's,
+# normalisation's and terminal handling's source instead. The one digest below is the tooling
+# whose stored outputs version 1 reproduces byte for byte, so those outputs stay fresh.
+LEGACY_TOOLING = {"6a8c277a926c3ff5457afe152a369b4a40fdd68ca8cdcb42b10b57d733dae208": 1}
+
+
+def tooling_mark(version: int = OUTPUT_VERSION) -> str:
+    """How a stored output records the output version it was captured with."""
+    return f"output-version {version}"
+
+
+def tooling_version(mark: str | None) -> int | None:
+    """The output version a stored ``inputs.tooling`` names (None if it names none we know)."""
+    if mark in LEGACY_TOOLING:
+        return LEGACY_TOOLING[mark]
+    prefix = tooling_mark(0)[:-1]
+    if isinstance(mark, str) and mark.startswith(prefix) and mark[len(prefix):].isdigit():
+        return int(mark[len(prefix):])
+    return None
 
 
 def inputs(snippet_file: SnippetFile) -> dict:
@@ -45,15 +63,20 @@ def inputs(snippet_file: SnippetFile) -> dict:
         "source": snippet_file.sha256,
         "helpers": {shown: sha for shown, (_, sha) in sorted(snippet_file.helpers.items())},
         "depends": {shown: sha for shown, (_, sha) in sorted(snippet_file.depends.items())},
-        "tooling": tooling_sha256(),
+        "tooling": tooling_mark(),
     }
 
 
 def fingerprint(env: dict) -> dict:
-    """The environment as far as it decides what a file prints; a driver's patch level doesn't."""
+    """The environment as far as it decides what a file prints.
+
+    Neither a driver's patch level nor Python's does: the driver counts by its major version,
+    Python by major.minor."""
     found = {k: v for k, v in env.items() if k not in CONDITIONS}
     if found.get("driver"):
         found["driver"] = str(found["driver"]).split(".")[0]
+    if found.get("python"):
+        found["python"] = ".".join(str(found["python"]).split(".")[:2])
     return found
 
 
@@ -88,8 +111,11 @@ def stale(snippet_file: SnippetFile, capture, machine_env: dict | None = None,
             if now[kind].get(shown) != then.get(kind, {}).get(shown):
                 verb = "is new" if shown not in then.get(kind, {}) else "is gone" if shown not in now[kind] else "changed"
                 return f"its {noun} {shown} {verb} {when}"
-    if now["tooling"] != then.get("tooling"):
-        return f"the capture tooling (runner, normalisation, terminal handling) changed {when}"
+    version = tooling_version(then.get("tooling"))
+    if version != OUTPUT_VERSION:
+        was = f"output version {version}" if version is not None else "an unknown output version"
+        return (f"was captured with {was} of the capture tooling; this checkout stores "
+                f"output version {OUTPUT_VERSION} (the output is stale)")
     if machine_env is not None:
         old, new = fingerprint(capture.environment), fingerprint(machine_env)
         changed = [f"{k} {old.get(k) or '-'} → {new.get(k) or '-'}" for k in sorted(set(old) | set(new))

@@ -228,8 +228,8 @@ def _check(doc) -> None:
     _keys(doc, (), {"format", "snippet", "inputs", "packages", "environment", "captured_at", "cells", "digest"})
     _expect(isinstance(doc["snippet"], str), ("snippet",), "must be text")
     _keys(doc["inputs"], ("inputs",), {"source", "helpers", "depends", "tooling"})
-    for key in ("source", "tooling"):
-        _expect(isinstance(doc["inputs"][key], str), ("inputs", key), "must be a digest")
+    _expect(isinstance(doc["inputs"]["source"], str), ("inputs", "source"), "must be a digest")
+    _expect(isinstance(doc["inputs"]["tooling"], str), ("inputs", "tooling"), "must name an output version")
     for key in ("helpers", "depends"):
         _strings(doc["inputs"][key], ("inputs", key))
     _strings(doc["packages"], ("packages",))

@@ -89,11 +89,37 @@ def test_a_file_imports_helpers_from_its_folder_first_then_from_the_shared_folde
     assert "its helper module snippets/_shared/timing.py changed" not in (_stale(project, "own/b.py") or "")
 
 
-def test_a_change_to_the_capture_tooling_makes_every_output_stale(project, monkeypatch):
+def test_a_new_output_version_makes_every_output_stale_and_its_source_does_not(project, monkeypatch):
     project.snippet("a.py", "# %% c\nprint(1)\n")
     assert project.capture() == 0
-    monkeypatch.setattr(freshness, "tooling_sha256", lambda: "another runner")
-    assert "the capture tooling (runner, normalisation, terminal handling) changed" in _stale(project, "a.py")
+    assert store.load(project.output("a.py")).inputs["tooling"] == "output-version 1"
+    tooling = Path(freshness.__file__).resolve().parent
+    assert all((tooling / name).exists() for name in ("runner.py", "normalize.py", "terminal.py"))
+    assert _stale(project, "a.py") is None  # the tooling's source takes no part: comments and moves stale nothing
+    monkeypatch.setattr(freshness, "OUTPUT_VERSION", 2)
+    assert _stale(project, "a.py") == ("was captured with output version 1 of the capture tooling; "
+                                       "this checkout stores output version 2 (the output is stale)")
+
+
+def test_outputs_from_before_the_declared_version_stay_fresh_by_their_digest():
+    """The guide's outputs record the digest of the tooling that wrote them; that digest is version 1."""
+    (legacy,) = freshness.LEGACY_TOOLING
+    assert freshness.tooling_version(legacy) == 1
+    assert freshness.tooling_version(freshness.tooling_mark()) == freshness.OUTPUT_VERSION
+    assert freshness.tooling_version("0" * 64) is None
+    assert freshness.tooling_version("output-version x") is None
+    assert freshness.LEGACY_TOOLING[legacy] <= freshness.OUTPUT_VERSION
+
+
+def test_python_counts_by_its_minor_version_as_the_driver_by_its_major(project, capsys):
+    project.snippet("a.py", "# %% c\nprint(1)\n")
+    env = dict(CPU_ONLY, python="3.12.3", driver="580.159.04")
+    assert project.capture(env=env) == 0
+    capsys.readouterr()
+    assert project.capture(env=dict(env, python="3.12.11", driver="580.200.01")) == 0
+    assert "skip  snippets/a.py  unchanged since its capture" in capsys.readouterr().out
+    assert project.capture(env=dict(env, python="3.13.0")) == 0
+    assert "ok    snippets/a.py" in capsys.readouterr().out
 
 
 def test_package_versions_and_environment_decide_at_capture_time(project, monkeypatch, capsys):
