@@ -1,11 +1,11 @@
 """``python3 -m tcguide check``: every snippet output fresh, every directive and figure reference
-in the docs resolvable."""
+in the docs resolvable, every claim holding for the captured values."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from tcguide import directive, glue
+from tcguide import claims, directive, glue
 from tcguide.labels import DEFAULT as SOURCE_LANGUAGE
 from tcguide.catalog import Catalog
 from tcguide.errors import GuideError
@@ -26,6 +26,11 @@ def check(root: Path, docs: str = "docs", snippets_dir: str = "snippets") -> lis
                 glue.plain(ref, catalog, rel, SOURCE_LANGUAGE)
             except GuideError as exc:
                 problems.append(exc)
+        lang = page.relative_to(root / docs).parts[0]
+        _, errors = claims.check_page(text, root, catalog, rel, lang)
+        problems.extend(errors)
+        if lang == SOURCE_LANGUAGE:
+            problems.extend(claims.unused(root, page.stem, claims.find(text, rel)[0]))
         for d in (d for d in found if d.kind == "cell"):
             try:
                 catalog.embed(d.file, d.cell)

@@ -29,7 +29,9 @@ from pathlib import Path
 
 from tcguide.snippet import SnippetFile
 
-CONDITIONS = {"captured_at", "compile_threads", "side_by_side"}  # how it ran, not what it ran on
+# How it ran, not what it ran on. The host CPU is recorded (host-side time depends on it) but,
+# like the driver's patch level, is no reason to recapture: machines of one GPU model differ in it.
+CONDITIONS = {"captured_at", "compile_threads", "side_by_side", "host_cpu"}
 
 # What the capture tooling stores for a given snippet file, as a version: bump it in the same
 # change that alters what ends up in a stored output (what the runner records, how it tidies

@@ -14,7 +14,8 @@ in a ``<span data-cell="…">`` whose tooltip names the cell and the capture.
 
 A figure quoted from elsewhere (a paper, an old notebook) is marked as a quote with its
 source, ``{{quote:0.004×|a published notebook}}``, so that every figure in the prose is
-one or the other. References inside code (fenced or inline) are left alone.
+one or the other. References inside code (fenced or inline) are left alone. Claim marks,
+``{{claim:ID}}…{{/claim}}``, are the ``claims`` module's.
 """
 
 from __future__ import annotations
@@ -52,12 +53,17 @@ class Reference:
     quote: tuple[str, str] | None = None  # (figure, source) of a quoted figure
 
 
-def _tokens(line: str):
+def tokens(line: str):
     """The {{...}} tokens of a line of prose, outside code spans: (start, end, body)."""
     code = [m.span() for m in CODE_SPAN.finditer(line)]
     for match in TOKEN.finditer(line):
         if not any(start <= match.start() < end for start, end in code):
             yield match.start(), match.end(), match["body"].strip()
+
+
+def is_claim_mark(body: str) -> bool:
+    """``{{claim:ID}}`` and ``{{/claim}}`` bound prose to a claim (``claims``); they are no figure."""
+    return body.startswith(("claim:", "/claim"))
 
 
 def parse(body: str, line: int, page: str) -> Reference:
@@ -77,7 +83,9 @@ def find(markdown: str, page: str, start: int = 1) -> tuple[list[Reference], lis
     for number, line, code in directive.lines_with_code_flag(markdown, start):
         if code:
             continue
-        for _, _, body in _tokens(line):
+        for _, _, body in tokens(line):
+            if is_claim_mark(body):
+                continue
             try:
                 found.append(parse(body, number, page))
             except GuideError as exc:
@@ -186,7 +194,9 @@ def substitute(markdown: str, catalog: Catalog, page: str, lang: str, start: int
         if code:
             continue
         pieces, last = [], 0
-        for begin, end, body in _tokens(line):
+        for begin, end, body in tokens(line):
+            if is_claim_mark(body):
+                continue
             try:
                 rendered = (plain if as_text else render)(parse(body, number, page), catalog, page, lang)
             except GuideError as exc:

@@ -27,7 +27,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tcguide import directive, glue, render
+from tcguide import claims, directive, glue, render
 from tcguide.catalog import Catalog
 from tcguide.errors import GuideError
 from tcguide.labels import label
@@ -116,6 +116,7 @@ def build(page: str, rel: str, text: str, lang: str, catalog: Catalog, lang_root
     folder (x.md), ``lang_root`` the site's URL of that language's home (https://.../ru/),
     ``cuda`` the cells that need CUDA (``needs_cuda``)."""
     body, first = directive.body(text)
+    body = claims.substitute(body, {}, lang, start=first, as_text=True)  # the words stay, the marks go
     body, problems = glue.substitute(body, catalog, page, lang, start=first, as_text=True)
     found, errors = directive.find(body, page, start=first)
     nb = _Notebook(page, lang, problems=problems + errors, cuda=cuda or {})

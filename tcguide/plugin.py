@@ -23,7 +23,7 @@ from mkdocs.config import base, config_options as c
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.utils import get_relative_url, meta
 
-from tcguide import directive, figures, glue, headings, i18n, notebook_pages, pagehead, render, search, sitemaps
+from tcguide import claims, directive, figures, glue, headings, i18n, notebook_pages, pagehead, render, search, sitemaps
 from tcguide.catalog import Catalog
 from tcguide.errors import GuideError
 from tcguide.labels import label
@@ -78,6 +78,8 @@ class CellsPlugin(BasePlugin[CellsConfig]):
 
     def on_serve(self, server, config, builder):
         server.watch(str(self.project_root / self.config.snippets_dir))
+        if (self.project_root / claims.FOLDER).is_dir():
+            server.watch(str(self.project_root / claims.FOLDER))
         return server
 
     def on_page_markdown(self, markdown, page, config, files):
@@ -87,6 +89,13 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         page_path = self._page_path(page)
         lang = config.theme.get("language") or i18n.SOURCE  # mkdocs-static-i18n sets it per language built
         offset = _front_matter_lines(page)  # messages name the file's own lines
+        checked, wrong = claims.check_page(markdown, self.project_root, self.catalog, page_path, lang, offset + 1)
+        if lang == i18n.SOURCE:
+            wrong += claims.unused(self.project_root, claims.page_stem(page_path),
+                                   claims.find(markdown, page_path, offset + 1)[0])
+        for problem in wrong:
+            log.warning(str(problem))
+        markdown = claims.substitute(markdown, checked, lang, start=offset + 1)
         markdown, unresolved = glue.substitute(markdown, self.catalog, page_path, lang, start=offset + 1)
         for problem in unresolved:
             log.warning(str(problem))

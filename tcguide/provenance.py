@@ -35,9 +35,21 @@ def _driver() -> str:
     return out.splitlines()[0].strip() if out.strip() else ""
 
 
+def host_cpu() -> str:
+    """The host CPU's model name: host-side time (launches, guards, Python) depends on it."""
+    try:
+        for line in open("/proc/cpuinfo", encoding="utf-8", errors="replace"):
+            if line.startswith("model name"):
+                return " ".join(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return platform.processor() or ""
+
+
 def collect() -> dict:
     env = {
         "python": platform.python_version(),
+        "host_cpu": host_cpu(),
         "torch": "", "torchvision": _version("torchvision"), "triton": _version("triton"),
         "cuda": "", "gpu": "", "gpu_count": 0, "driver": "",
         "tooling": FORMAT,

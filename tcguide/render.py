@@ -98,6 +98,8 @@ def provenance(embedded: Embedded, lang: str) -> str:
     title = label(lang, "provenance")
     if env.get("compile_threads"):
         title += " · " + label(lang, "threads").format(n=env["compile_threads"])
+    if env.get("host_cpu"):
+        title += " · " + label(lang, "host_cpu").format(cpu=env["host_cpu"])
     return f'<div class="tcg-provenance" title="{html.escape(title)}">{html.escape(" · ".join(parts))}</div>'
 
 
