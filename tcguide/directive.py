@@ -20,7 +20,9 @@ DIRECTIVE = re.compile(
 )
 STATUS = re.compile(r"^\[\[i18n-status\]\]\s*$")
 TIMES = re.compile(r"^\[\[capture-times (?P<folder>[A-Za-z0-9_][\w./-]*)\]\]\s*$")
-LOOKS_LIKE = re.compile(r"^\s*\[\[\s*\w")  # anything that starts like a directive
+# Anything that starts like a directive, at most three spaces in: a line indented four or more is
+# indented code (or the content of a list item), where a directive is code and stays text.
+LOOKS_LIKE = re.compile(r"^ {0,3}\[\[\s*\w")
 FENCE = re.compile(r"^\s*(?P<fence>`{3,}|~{3,})")
 HEADING = re.compile(r"^(?P<hashes>#{1,6})\s+(?P<text>.+?)\s*#*\s*$")  # an ATX heading
 FRONT_MATTER = re.compile(r"\A---\n(?P<yaml>.*?\n)---\n", re.S)  # a page's YAML front matter
@@ -70,12 +72,29 @@ def lines_with_code_flag(text: str, start: int = 1):
             yield number, line, False
 
 
+def unclosed_fence(text: str, start: int = 1) -> int | None:
+    """The line of a code fence that the page never closes (None if every fence is closed)."""
+    fence, opened_at = None, None
+    for number, line in enumerate(text.splitlines(), start=start):
+        opened = FENCE.match(line)
+        if fence:
+            if opened and opened["fence"][0] == fence[0] and len(opened["fence"]) >= len(fence) \
+                    and not line.strip()[len(opened["fence"]):].strip():
+                fence = None
+        elif opened:
+            fence, opened_at = opened["fence"], number
+    return opened_at if fence else None
+
+
 def find(markdown: str, page: str, start: int = 1) -> tuple[list[Directive], list[GuideError]]:
     """All directives of a page in order, and errors for lines that look like a broken one.
 
     ``start`` is the file's line number of the text's first line (after front matter, say)."""
     found: list[Directive] = []
     errors: list[GuideError] = []
+    if (fence := unclosed_fence(markdown, start)) is not None:
+        errors.append(GuideError(page, fence, "this code fence is never closed: everything after it is code, "
+                                 "its directives and figures included", "close it with a line of the same fence"))
     for number, line, code in lines_with_code_flag(markdown, start):
         if code:
             continue

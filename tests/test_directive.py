@@ -26,7 +26,7 @@ def test_directives_in_order_with_lines_skipping_fences():
     "[[cell a.py]]",
     "[[cell a.py#Bad]]",
     "[[cell a.py#x]] trailing words",
-    "    [[cell a.py#x]]",
+    "  [[cell a.py#x]]",  # two spaces in: meant as one (four would be indented code)
     "[[cell a.py#x]",
     "[[ cell a.py#x ]]",
 ])
@@ -47,3 +47,28 @@ def test_other_directives():
     assert [(d.kind, d.file, d.text) for d in found] == [
         ("i18n-status", "", "[[i18n-status]]"), ("capture-times", "speedups", "[[capture-times speedups]]")]
     assert [e.line for e in errors] == [3]
+
+
+def test_a_fence_never_closed_is_an_error_at_its_line():
+    page = "# Title\n\n```python\nx = 1\n```\n\nText.\n\n```\n[[cell a.py#b]]\n\nMore prose that is code now.\n"
+    found, errors = find(page, "docs/en/p.md")
+    assert found == []
+    (error,) = errors
+    assert (error.path, error.line) == ("docs/en/p.md", 9)
+    assert "never closed" in str(error) and "close it" in str(error)
+    closed = page + "```\n"
+    assert find(closed, "docs/en/p.md")[1] == []
+
+
+@pytest.mark.parametrize("page", [
+    "Prose.\n\n    [[cell a.py#b]]\n",  # an indented code block
+    "- a list item\n\n        [[cell a.py#b]]\n",  # indented code inside a list item
+    "- a list item\n\n    [[ some text in brackets\n",  # the list item's own text
+])
+def test_a_directive_in_indented_code_is_code_not_a_typo(page):
+    assert find(page, "p.md") == ([], [])
+
+
+def test_a_directive_a_few_spaces_in_is_still_a_typo():
+    (error,) = find("   [[cel a.py#b]]\n", "p.md")[1]
+    assert error.line == 1
