@@ -28,6 +28,11 @@ class Embedded:
         return self.capture.cell(self.cell.name) if self.capture else None
 
 
+def _is_helper(name: str) -> bool:
+    """A module under snippets/ that snippet files import, not one capture runs (a '_' in its path)."""
+    return any(part.startswith("_") for part in Path(name).parts)
+
+
 class Catalog:
     def __init__(self, project_root: str | Path, folder: str = "snippets"):
         self.folder = folder
@@ -37,9 +42,15 @@ class Catalog:
 
     def files(self) -> list[str]:
         return sorted(str(p.relative_to(self.root)) for p in self.root.rglob("*.py")
-                      if not any(part.startswith("_") for part in p.relative_to(self.root).parts))
+                      if not _is_helper(str(p.relative_to(self.root))))
 
     def snippet(self, name: str) -> snippets.SnippetFile:
+        """A snippet file by its path under snippets/; GuideError if there is none, or if the path
+        names a helper module (one page embeds and quotes snippet files only, for check and build alike)."""
+        if _is_helper(name):
+            raise GuideError(f"{self.folder}/{name}", None,
+                             "is a helper module (a name starting with '_'), not a snippet file: it is never captured",
+                             "embed or quote a cell of the snippet file that uses it")
         if name not in self._snippets:
             try:
                 self._snippets[name] = snippets.load(self._path(name), f"{self.folder}/{name}")

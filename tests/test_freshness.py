@@ -146,3 +146,20 @@ def test_a_vendored_package_counts_through_the_one_that_vendors_it(project):
     snippet = load(project.root / "snippets" / "a.py", "snippets/a.py")
     assert freshness.stale(snippet, captured, installed={"setuptools": "81.0.0"}) is None
     assert "setuptools 81.0.0 → 82.0.0" in freshness.stale(snippet, captured, installed={"setuptools": "82.0.0"})
+
+
+def test_check_rejects_embedding_a_helper_module_as_the_build_does(project):
+    """One validation for check and the strict build: a '_' module is never captured, so never embedded."""
+    from tcguide.check import check
+
+    project.snippet("topic/_helper.py", "# %% c\nK = 1\n")
+    project.snippet("topic/a.py", "# %% c glue=k\nfrom _helper import K\nk = K\n")
+    assert project.capture() == 0
+    page = project.root / "docs" / "en" / "p.md"
+    page.parent.mkdir(parents=True)
+    page.write_text("# P\n\n[[cell topic/_helper.py#c]]\n\nK is {{topic/_helper.py:K}} and {{topic/a.py:k}}.\n")
+    problems = sorted(str(p) for p in check(project.root))
+    assert len(problems) == 2, problems
+    assert problems[0].startswith("docs/en/p.md:3: [[cell topic/_helper.py#c]]: snippets/topic/_helper.py")
+    assert problems[1].startswith("docs/en/p.md:5: {{topic/_helper.py:K}}: snippets/topic/_helper.py")
+    assert all("is a helper module" in p and "embed or quote a cell of the snippet file" in p for p in problems)
