@@ -1,7 +1,7 @@
-"""Command line: ``python3 -m tcguide capture|check|notebooks|...``.
+"""Command line: ``python3 -m tcguide capture|check|report|notebooks|...``.
 
-The capture side imports nothing from MkDocs: it runs on the GPU machine. So does
-``notebooks``, which needs nbformat, nbclient and ipykernel only with ``--execute``.
+The capture side imports nothing from MkDocs: it runs on the GPU machine. So do ``report``
+(stdlib only) and ``notebooks``, which needs nbformat, nbclient and ipykernel only with ``--execute``.
 """
 
 from __future__ import annotations
@@ -48,6 +48,17 @@ def _check(args) -> int:
         print(problem)
     print(f"{len(problems)} problem(s)" if problems else "every embedded cell has a fresh captured output")
     return 1 if problems else 0
+
+
+def _report(args) -> int:
+    from tcguide.report import report, truncate
+
+    if args.max_chars is not None and args.max_chars < 1000:
+        raise GuideError("report --max-chars", None, f"{args.max_chars} is too short for a report",
+                         "give 1000 or more (a pull request's body takes 65536)")
+    text = report(project_root(Path.cwd().resolve()), args.against)
+    sys.stdout.write(truncate(text, args.max_chars, args.against) if args.max_chars else text)
+    return 0
 
 
 def _notebooks(args) -> int:
@@ -138,6 +149,12 @@ def main(argv: list[str] | None = None) -> int:
     chk.add_argument("--docs", default="docs")
     chk.add_argument("--snippets", default="snippets")
     chk.set_defaults(func=_check)
+    rep = sub.add_parser("report", help="compare the captured outputs with those at a git commit, as Markdown")
+    rep.add_argument("--against", required=True, metavar="REF",
+                     help="the commit, branch or tag to compare with (HEAD: what is committed)")
+    rep.add_argument("--max-chars", type=int, metavar="N",
+                     help="cut the report at a line to at most N characters (a pull request's body takes 65536)")
+    rep.set_defaults(func=_report)
     nbs = sub.add_parser("notebooks", help="write every chapter as a notebook (and run them with --execute)")
     nbs.add_argument("pages", nargs="*", help="chapters: getting-started (every language) or docs/ru/getting-started.md "
                                                "(default: every chapter)")
