@@ -442,7 +442,7 @@ def _claims(before: Side, after: Side) -> tuple[dict[str, list[str]], int]:
     """The claims of the English pages in groups (title -> lines), and how many are stated now."""
     groups: dict[str, list[str]] = {"no longer hold": [], "newly hold": [], "still do not hold": [],
                                     "new claims that do not hold": [], "condition changed": []}
-    for key in sorted(after.claims):
+    for key in sorted(after.claims, key=lambda k: (k[0], after.claims[k].line, k[1])):  # in page order
         was, now = before.claims.get(key), after.claims[key]
         line = f"`{now.page}:{now.line}` **{key[1]}**"
         detail = (f"{line} `{now.claim.holds}`: " if now.claim else f"{line}: ") + (
