@@ -12,6 +12,7 @@ page (so ``mkdocs serve`` still previews it).
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import html
 import logging
@@ -147,10 +148,13 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         engine = search.search_plugin(config)
         if engine is not None:
             self.search_indexes[self.lang] = search.snapshot(engine)
-        for name, svg in self.figures.items():
+        for name, content in self.figures.items():
             target = Path(config.site_dir) / name
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(svg, encoding="utf-8")
+            if isinstance(content, bytes):
+                target.write_bytes(content)
+            else:
+                target.write_text(content, encoding="utf-8")
         sitemaps.write_beside_pages(Path(config.site_dir), config.site_url)
 
     @event_priority(-200)  # after the i18n plugin has built every language and written its combined index
@@ -167,15 +171,19 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         if hasattr(self, "scratch"):
             self.scratch.cleanup()
 
-    def _figure(self, svg: str, page_url: str, where: str) -> str:
+    def _figure(self, mime: str, data: str, page_url: str, where: str) -> str:
         """Keep a figure for writing as its own file (named by its content); its URL from the page."""
-        try:
-            safe = figures.safe_svg(svg)
-        except (ValueError, SyntaxError) as exc:  # ElementTree's ParseError is a SyntaxError
-            log.warning(f"{where}: a figure is not an SVG the site can serve ({exc}); shown inline — recapture it")
-            return render.data_uri(svg)
-        name = f"assets/figures/{hashlib.sha256(svg.encode('utf-8')).hexdigest()[:16]}.svg"
-        self.figures[name] = safe
+        if mime == "image/png":  # pixels only: served as they are
+            content = base64.b64decode("".join(data.split()))
+            name = f"assets/figures/{hashlib.sha256(content).hexdigest()[:16]}.png"
+        else:
+            try:
+                content = figures.safe_svg(data)
+            except (ValueError, SyntaxError) as exc:  # ElementTree's ParseError is a SyntaxError
+                log.warning(f"{where}: a figure is not an SVG the site can serve ({exc}); shown inline — recapture it")
+                return render.data_uri(mime, data)
+            name = f"assets/figures/{hashlib.sha256(data.encode('utf-8')).hexdigest()[:16]}.svg"
+        self.figures[name] = content
         return get_relative_url(name, page_url)
 
     def _render(self, d: directive.Directive, page_path: str, page_url: str, lang: str, config) -> str:
@@ -193,8 +201,15 @@ class CellsPlugin(BasePlugin[CellsConfig]):
             log.warning(f"{page_path}:{d.line}: {d.text}: {embedded.problem}")
         source = notebook_pages.source_url(config.repo_url, self.config.source_uri, embedded.snippet.path,
                                            embedded.cell.line)
-        return render.cell(embedded, lang, lambda svg: self._figure(svg, page_url, f"{page_path}:{d.line}: {d.text}"),
-                           source)
+        where = f"{page_path}:{d.line}: {d.text}"
+        try:
+            return render.cell(embedded, lang, lambda mime, data: self._figure(mime, data, page_url, where), source)
+        except (KeyError, TypeError, ValueError, StopIteration) as exc:  # an output the renderer does not know
+            problem = GuideError(page_path, d.line, f"{d.text}: its captured output holds something the site cannot "
+                                 f"show ({type(exc).__name__}: {exc})",
+                                 f"recapture it with: make capture SNIPPETS={embedded.snippet.path}")
+            log.warning(str(problem))
+            return render.problem_box(problem, lang)
 
     def _notebook_links(self, notebook: notebook_pages.Notebook, page_url: str, lang: str, config) -> str:
         """The chapter as a notebook: its page, the file, and Colab (when the site names a GitHub repository)."""

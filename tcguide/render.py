@@ -16,6 +16,7 @@ from tcguide.catalog import Embedded
 from tcguide.errors import GuideError
 from tcguide.labels import label
 from tcguide.provenance import describe
+from tcguide.store import from_lines
 
 FOLD_LINES = 25  # longer outputs fold
 TAIL_LINES = 12  # but their last lines stay in view
@@ -103,9 +104,15 @@ def provenance(embedded: Embedded, lang: str) -> str:
     return f'<div class="tcg-provenance" title="{html.escape(title)}">{html.escape(" · ".join(parts))}</div>'
 
 
-def data_uri(svg: str) -> str:
-    """A figure inlined into the page (previews and tests; the site writes figures as files)."""
-    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
+def data_uri(mime: str, data: str) -> str:
+    """A figure inlined into the page (previews and tests; the site writes figures as files).
+    ``data`` is an SVG document's text, or a PNG image in base64, as the store keeps them."""
+    if mime == "image/png":
+        return "data:image/png;base64," + "".join(data.split())
+    return "data:image/svg+xml;base64," + base64.b64encode(data.encode("utf-8")).decode("ascii")
+
+
+FIGURE_TYPES = ("image/svg+xml", "image/png")
 
 
 def outputs(embedded: Embedded, lang: str, figure_url=data_uri) -> str:
@@ -120,7 +127,8 @@ def outputs(embedded: Embedded, lang: str, figure_url=data_uri) -> str:
             parts.append(f'<div class="tcg-warning"><span class="tcg-label">{html.escape(output["category"])}</span> '
                          f'{html.escape(output["message"])} <span class="tcg-where">({html.escape(where)})</span></div>')
         elif kind == "display_data":
-            url = html.escape(figure_url(output["data"]["image/svg+xml"]))
+            mime = next(m for m in FIGURE_TYPES if m in output["data"])
+            url = html.escape(figure_url(mime, from_lines(output["data"][mime])))
             alt = label(lang, "figure").format(cell=embedded.cell.name, file=embedded.snippet.path)
             if output["data"].get("text/plain"):  # what the chart shows, described at capture
                 alt += ": " + output["data"]["text/plain"]
