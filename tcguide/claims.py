@@ -253,6 +253,7 @@ class Mark:
     id: str
     line: int  # where it opens
     close_line: int
+    column: int = 0  # where it opens on its line (two claims may open on one line)
 
 
 def find(markdown: str, page: str, start: int = 1) -> tuple[list[Mark], list[GuideError]]:
@@ -266,16 +267,16 @@ def find(markdown: str, page: str, start: int = 1) -> tuple[list[Mark], list[Gui
             errors.append(GuideError(page, open_at[1], f"{{{{claim:{open_at[0]}}}}} is not closed in its paragraph",
                                      SYNTAX))
             open_at = None
-        for _, _, body in glue.tokens(line):
+        for begin, _, body in glue.tokens(line):
             if opened := OPEN.match(body):
                 if open_at:
                     errors.append(GuideError(page, number, "a claim opens inside another one", SYNTAX))
-                open_at = (opened["id"], number)
+                open_at = (opened["id"], number, begin)
             elif body == CLOSE:
                 if not open_at:
                     errors.append(GuideError(page, number, "{{/claim}} closes no claim", SYNTAX))
                     continue
-                found.append(Mark(open_at[0], open_at[1], number))
+                found.append(Mark(open_at[0], open_at[1], number, open_at[2]))
                 open_at = None
             elif body.startswith("claim"):
                 errors.append(GuideError(page, number, f"malformed claim mark {{{{{body}}}}}", SYNTAX))
@@ -289,9 +290,9 @@ def page_stem(page: str) -> str:
 
 
 def check_page(markdown: str, root: Path, catalog: Catalog, page: str, lang: str, start: int = 1
-               ) -> tuple[dict[int, tuple[Claim, Verdict | None]], list[GuideError]]:
-    """Every mark of a page checked: line -> (claim, verdict), and what is wrong (a claim that does
-    not hold, an unknown one, a malformed mark), each naming the page and line."""
+               ) -> tuple[dict[tuple[int, int], tuple[Claim, Verdict | None]], list[GuideError]]:
+    """Every mark of a page checked: (line, column) -> (claim, verdict), and what is wrong (a claim
+    that does not hold, an unknown one, a malformed mark), each naming the page and line."""
     marks, problems = find(markdown, page, start)
     try:
         book = load(root, page_stem(page))
@@ -309,9 +310,9 @@ def check_page(markdown: str, root: Path, catalog: Catalog, page: str, lang: str
             verdict = evaluate(claim, catalog, page, mark.line)
         except GuideError as exc:
             problems.append(exc)
-            checked[mark.line] = (claim, None)
+            checked[mark.line, mark.column] = (claim, None)
             continue
-        checked[mark.line] = (claim, verdict)
+        checked[mark.line, mark.column] = (claim, verdict)
         if not verdict.holds:
             problems.append(GuideError(
                 page, mark.line,
@@ -328,7 +329,7 @@ def unused(root: Path, page_stem_: str, marks: list[Mark]) -> list[GuideError]:
             for c in load(root, page_stem_).values() if c.id not in stated]
 
 
-def substitute(markdown: str, checked: dict[int, tuple[Claim, Verdict | None]], lang: str, start: int = 1,
+def substitute(markdown: str, checked: dict[tuple[int, int], tuple[Claim, Verdict | None]], lang: str, start: int = 1,
                *, as_text: bool = False) -> str:
     """The page with claim marks replaced: a span with ``data-claim`` and a tooltip, or nothing
     (``as_text``, for notebooks). Lines keep their numbers."""
@@ -340,7 +341,7 @@ def substitute(markdown: str, checked: dict[int, tuple[Claim, Verdict | None]], 
         pieces, last = [], 0
         for begin, end, body in glue.tokens(line):
             if opened := OPEN.match(body):
-                current = checked.get(number)
+                current = checked.get((number, begin))
                 rendered = "" if as_text else _open_span(opened["id"], current, lang)
             elif body == CLOSE:
                 rendered = "" if as_text else "</span>"

@@ -38,6 +38,7 @@ PAGE = """
 
     Here {{claim:compiled-faster}}compiled takes {{bench/times.py:t.compiled.ms:.1f}} ms,
     less than eager{{/claim}}, and {{claim:one-graph}}the model compiles to one graph{{/claim}}.
+    Again: {{claim:compiled-faster}}faster{{/claim}} and {{claim:one-graph}}one graph{{/claim}}.
     """
 
 
@@ -59,8 +60,8 @@ def test_a_recapture_that_flips_a_claim_fails_check_with_page_line_and_values(pr
     assert check(project.root) == []
     _write(project, **dict(FAST, c=2.1, c_lo=1.95, c_hi=2.3))  # the recapture: compiled no faster
     assert project.capture() == 0
-    (problem,) = check(project.root)
-    assert (problem.path, problem.line) == ("docs/en/timings.md", 5)
+    problem, again = check(project.root)  # the page states it twice
+    assert (problem.path, problem.line, again.line) == ("docs/en/timings.md", 5, 7)
     assert "claim 'compiled-faster' no longer holds: below(compiled, eager) is false" in str(problem)
     assert "compiled.p90 = 2.3" in str(problem) and "eager.p10 = 1.9" in str(problem)
     assert "claims/timings.toml:2" in str(problem)  # where to change it
@@ -81,6 +82,9 @@ def test_the_page_shows_a_claim_as_a_span_naming_it_with_the_values_in_its_langu
     assert "compiled.p90 = 1,3" in span[1]  # the page's language writes the numbers
     assert html.count("</span>") == html.count("<span")
     assert "{{" not in html
+    # two claims that open on one line each get their own span
+    spans = re.findall(r'data-claim="([a-z-]+)" data-holds="([^"]*)"', html)
+    assert spans == [("compiled-faster", "below(compiled, eager)"), ("one-graph", "t.graphs == 1")] * 2
     notebook_text = claims.substitute(text, {}, "en", as_text=True)
     assert "compiled takes {{bench/times.py:t.compiled.ms:.1f}} ms,\nless than eager, and the model" in notebook_text
 
