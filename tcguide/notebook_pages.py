@@ -16,6 +16,7 @@ reads (``locale``, ``alternates``), and counted among the language's pages for i
 
 from __future__ import annotations
 
+import html
 import posixpath
 from dataclasses import dataclass
 from pathlib import Path
@@ -113,8 +114,11 @@ def is_notebook_page(page) -> bool:
     return page.file.src_uri.endswith(".ipynb")
 
 
-def finish(page_html: str) -> str:
-    """A rendered notebook page, reachable by keyboard: its code areas scroll sideways, so they take focus."""
+def finish(page_html: str, copied: str) -> str:
+    """A rendered notebook page, reachable by keyboard (its code areas scroll sideways, so they take
+    focus), whose copy button says "Copied!" in the page's language."""
+    page_html = page_html.replace('<span class="notice" hidden>Copied!</span>',
+                                  f'<span class="notice" hidden>{html.escape(copied)}</span>')
     return page_html.replace('<div class="highlight-ipynb', '<div tabindex="0" class="highlight-ipynb')
 
 

@@ -124,7 +124,7 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         lang = config.theme.get("language") or i18n.SOURCE
         output = output.replace('title="Permanent link"', f'title="{label(lang, "permalink")}"')
         if notebook_pages.is_notebook_page(page):
-            output = notebook_pages.finish(output)
+            output = notebook_pages.finish(output, label(lang, "copied"))
         return pagehead.title_once(output, config.site_name)
 
     def on_post_template(self, output_content, template_name, config):
@@ -136,6 +136,8 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         lang = config.theme.get("language") or i18n.SOURCE
         if search.search_plugin(config) is not None:
             output_content = search.page_config(output_content, search.language_root(self.lang, self.default_lang))
+        home = urljoin(config.site_url or "/", "" if lang == i18n.SOURCE else f"{lang}/")
+        output_content = render.not_found_body(output_content, lang, home)
         if lang != i18n.SOURCE:
             (Path(config.site_dir) / lang).mkdir(parents=True, exist_ok=True)
             (Path(config.site_dir) / lang / "404.html").write_text(output_content, encoding="utf-8")
@@ -189,7 +191,8 @@ class CellsPlugin(BasePlugin[CellsConfig]):
     def _render(self, d: directive.Directive, page_path: str, page_url: str, lang: str, config) -> str:
         try:
             if d.kind == "i18n-status":
-                return render.status_table(i18n.report(self.site), self.site.languages()[1:], lang)
+                return render.status_table(i18n.report(self.site), self.site.languages()[1:], lang,
+                                           self._english_titles(), self._url_of(page_url, config))
             if d.kind == "capture-times":
                 return render.capture_times(self.catalog.captures_under(d.file), lang)
             embedded = self.catalog.embed(d.file, d.cell)
@@ -239,11 +242,29 @@ class CellsPlugin(BasePlugin[CellsConfig]):
                 return ""
             if state.state == "outdated":
                 changes = label(lang, "list_sep").join(_translated_sections(self.site, lang, page, state.changes))
-                english = get_relative_url(page_url.split("/", 1)[1] if "/" in page_url else "", page_url)
-                english += "" if english.endswith("/") else "/"  # the English page is a folder's index
+                english = _english_url(page_url)
                 return render.notice(label(lang, "outdated").format(changes=changes), "warning",
                                      link=(english, label(lang, "read_english")))
+            return render.english_original(_english_url(page_url), lang)  # up to date: the original, quietly
         return ""
+
+    def _english_titles(self) -> dict[str, str]:
+        """Each English page's title (its first heading), by its file name."""
+        titles = {}
+        for page in self.site.pages():
+            headings = self.site.read(i18n.SOURCE, page).headings
+            titles[page] = headings[0].text if headings else page
+        return titles
+
+    @staticmethod
+    def _url_of(page_url: str, config):
+        """A page of a language (or its home, for page ''), as a URL relative to the page at page_url."""
+        def url(lang: str, page: str) -> str:
+            folder = "" if lang == i18n.SOURCE else f"{lang}/"
+            stem = page.removesuffix(".md")
+            target = folder + ("" if stem in ("", "index") else f"{stem}/")
+            return get_relative_url(target or "./", page_url) + ("/" if target and not target.endswith("/") else "")
+        return url
 
     def _page_path(self, page) -> str:
         path = Path(page.file.abs_src_path)
@@ -251,6 +272,12 @@ class CellsPlugin(BasePlugin[CellsConfig]):
             return str(path.relative_to(self.project_root))
         except ValueError:
             return str(path)
+
+
+def _english_url(page_url: str) -> str:
+    """The English original of a translated page (ru/x/ -> ../../x/), relative to the page."""
+    english = get_relative_url(page_url.split("/", 1)[1] if "/" in page_url else "", page_url)
+    return english + ("" if english.endswith("/") else "/")  # the English page is a folder's index
 
 
 def _translated_sections(site: i18n.Site, lang: str, page: str, changes) -> list[str]:

@@ -14,6 +14,7 @@ import re
 
 from tcguide.catalog import Embedded
 from tcguide.errors import GuideError
+from tcguide.labels import DEFAULT as SOURCE_LANGUAGE
 from tcguide.labels import label
 from tcguide.provenance import describe
 from tcguide.store import from_lines
@@ -71,7 +72,7 @@ def _duration(seconds: float, lang: str) -> str:
     if seconds < 0.1:
         return label(lang, "ms").format(n=f"{seconds * 1000:.0f}")
     if seconds < 60:
-        return label(lang, "s").format(n=f"{seconds:.1f}")
+        return label(lang, "s").format(n=f"{seconds:.1f}".replace(".", label(lang, "decimal_sep")))
     whole = round(seconds)
     return label(lang, "min_s").format(m=whole // 60, s=whole % 60)
 
@@ -201,14 +202,36 @@ def notice(text: str, kind: str = "info", link: tuple[str, str] | None = None) -
     return f'<div class="admonition {kind} tcg-notice"><p>{html.escape(text)}{more}</p></div>\n\n'
 
 
-def status_table(rows, languages: list[str], lang: str) -> str:
-    """The translators' table: one row per English page, one column per language."""
+def english_original(url: str, lang: str) -> str:
+    """A quiet line on an up-to-date translation that links its English original."""
+    return (f'<p class="tcg-english-original">{html.escape(label(lang, "english_original"))} '
+            f'<a href="{html.escape(url)}" hreflang="en" lang="en">{html.escape(label(lang, "english_link"))}</a></p>\n\n')
+
+
+def not_found_body(page: str, lang: str, home: str) -> str:
+    """The theme's English 404 heading replaced by the page's language, with a link home."""
+    heading = (f'<h1>{html.escape(label(lang, "not_found"))}</h1>'
+               f'<p><a href="{html.escape(home)}">{html.escape(label(lang, "not_found_home"))}</a></p>')
+    return page.replace("<h1>404 - Not found</h1>", heading, 1)
+
+
+def status_table(rows, languages: list[str], lang: str, titles: dict[str, str] | None = None,
+                 url=lambda language, page: "") -> str:
+    """The translators' table: one row per English page (its title, linked to each language's page),
+    one column per language (its own name, linked to its home)."""
+    titles = titles or {}
     states = {"up to date": ("up to date", "tcg-ok"), "outdated": ("outdated_state", "tcg-outdated"),
               "missing": ("missing", "tcg-missing")}
     by_page: dict[str, dict] = {}
     for row in rows:
         by_page.setdefault(row.page, {})[row.lang] = row
-    head = "".join(f"<th>{html.escape(l)}</th>" for l in languages)
+
+    def link(href: str, text: str, language: str, written_in: str | None = None) -> str:
+        """A link to a page in ``language``, its text in ``written_in`` (the page's own, if None)."""
+        lang_attr = f' lang="{written_in}"' if written_in else ""
+        return f'<a href="{html.escape(href)}" hreflang="{language}"{lang_attr}>{html.escape(text)}</a>'
+
+    head = "".join(f"<th>{link(url(l, ''), label(l, 'language_name'), l, l)}</th>" for l in languages)
     body = []
     for page, cells in by_page.items():
         tds = []
@@ -216,9 +239,10 @@ def status_table(rows, languages: list[str], lang: str) -> str:
             row = cells[l]
             word, css = states[row.state]
             detail = "".join(f"<li>{html.escape(c)}</li>" for c in row.changes)
-            tds.append(f'<td class="{css}">{html.escape(label(lang, word))}'
-                       f'{"<ul>" + detail + "</ul>" if detail else ""}</td>')
-        body.append(f"<tr><td><code>{html.escape(page)}</code></td>{''.join(tds)}</tr>")
+            text = html.escape(label(lang, word)) if row.state == "missing" else link(url(l, page), label(lang, word), l)
+            tds.append(f'<td class="{css}">{text}{"<ul>" + detail + "</ul>" if detail else ""}</td>')
+        title = link(url(SOURCE_LANGUAGE, page), titles.get(page, page), SOURCE_LANGUAGE, SOURCE_LANGUAGE)
+        body.append(f"<tr><td>{title}</td>{''.join(tds)}</tr>")
     return (f'<table class="tcg-status"><thead><tr><th>{html.escape(label(lang, "status_page"))}</th>{head}</tr>'
             f'</thead><tbody>{"".join(body)}</tbody></table>\n')
 

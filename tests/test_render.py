@@ -37,8 +37,9 @@ def test_provenance_line():
 
 
 @pytest.mark.parametrize("lang, wall, words", [
-    ("en", 173.4, "· 2 min 53 s"), ("ru", 173.4, "· 2 мин 53 с"), ("zh", 173.4, "· 2 分 53 秒"),
-    ("ko", 173.4, "· 2분 53초"), ("ru", 3.21, "· 3.2 с"), ("zh", 0.045, "· 45 毫秒"),
+    ("en", 173.4, "· 2 min 53 s"), ("ru", 173.4, "· 2 мин 53 с"), ("zh", 173.4, "· 2 min 53 s"),
+    ("ko", 173.4, "· 2분 53초"), ("ru", 3.21, "· 3,2 с"), ("zh", 3.21, "· 3.2 s"), ("zh", 0.045, "· 45 ms"),
+    ("ko", 0.045, "· 45 ms"), ("ko", 3.21, "· 3.2초"),
 ])
 def test_durations_are_written_in_the_pages_language(lang, wall, words):
     assert words in render.cell(embedded("show", [stream("hi\n")], wall=wall), lang)
@@ -107,3 +108,17 @@ def test_torch_log_lines_keep_their_prefix_in_a_span_and_tables_stay_aligned():
     assert "</span>[0/0] ignored &lt;x&gt;" in html
     table = render.cell(embedded("show", [stream("mode     ms\n-------  ----\neager    1.0\n")]), "en")
     assert "tcg-log" not in table
+
+
+@pytest.mark.parametrize("lang, heading", [("en", "Page not found"), ("ru", "Страница не найдена"),
+                                           ("zh", "页面不存在"), ("ko", "페이지를 찾을 수 없습니다")])
+def test_the_404_page_speaks_the_pages_language_and_links_home(lang, heading):
+    page = "<html><body><article><h1>404 - Not found</h1></article></body></html>"
+    out = render.not_found_body(page, lang, f"https://example.org/{lang}/")
+    assert f"<h1>{heading}</h1>" in out and "404 - Not found" not in out
+    assert f'<a href="https://example.org/{lang}/">' in out
+
+
+def test_an_up_to_date_translation_links_its_english_original():
+    out = render.english_original("../../x/", "ru")
+    assert 'href="../../x/" hreflang="en"' in out and "английский оригинал" in out

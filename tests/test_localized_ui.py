@@ -1,0 +1,40 @@
+"""Words the tooling writes onto a page are in the page's language."""
+
+import pytest
+
+from tcguide import notebook_pages
+from tcguide.labels import LABELS, label
+
+
+@pytest.mark.parametrize("lang, words", [("en", "Copied!"), ("ru", "Скопировано!"), ("zh", "已复制！"),
+                                         ("ko", "복사했습니다!")])
+def test_a_notebook_pages_copy_button_says_copied_in_the_pages_language(lang, words):
+    page = '<button class="copy"><span class="notice" hidden>Copied!</span></button><div class="highlight-ipynb">'
+    out = notebook_pages.finish(page, label(lang, "copied"))
+    assert f'<span class="notice" hidden>{words}</span>' in out
+    assert '<div tabindex="0" class="highlight-ipynb">' in out
+
+
+def test_every_language_has_every_label_the_english_has():
+    missing = {lang: sorted(set(LABELS["en"]) - set(words)) for lang, words in LABELS.items()}
+    assert not any(missing.values()), missing
+
+
+@pytest.mark.parametrize("lang", ["ko"])
+def test_korean_labels_need_no_fallback_particles(lang):
+    assert not [k for k, v in LABELS[lang].items() if "(가)" in v or "(는)" in v or "(을)" in v or "(이)" in v]
+
+
+def test_the_status_table_names_pages_by_title_and_languages_by_name_with_links():
+    from tcguide import render
+    from tcguide.i18n import Status
+
+    rows = [Status("ru", "x.md", "up to date"), Status("ko", "x.md", "missing")]
+    out = render.status_table(rows, ["ru", "ko"], "ru", {"x.md": "Compile time"},
+                              lambda lang, page: f"/{lang}/{page.removesuffix('.md')}")
+    assert '<th><a href="/ru/" hreflang="ru" lang="ru">русский</a></th>' in out
+    assert '<th><a href="/ko/" hreflang="ko" lang="ko">한국어</a></th>' in out
+    assert '<td><a href="/en/x" hreflang="en" lang="en">Compile time</a></td>' in out
+    assert '<td class="tcg-ok"><a href="/ru/x" hreflang="ru">актуален</a></td>' in out
+    assert '<td class="tcg-missing">нет перевода</td>' in out  # nothing to link to
+    assert "x.md" not in out and "<code>" not in out
