@@ -6,18 +6,20 @@ BIN    := $(VENV)/bin
 SNIPPETS ?= snippets
 CAPTURE_FLAGS ?=
 
-.PHONY: help docs serve test check capture bench i18n-status i18n-stamp new-language clean
+.PHONY: help docs serve test test-fast check capture bench i18n-status i18n-stamp new-language clean
 
 help:
 	@echo "make docs     build the site into site/ (strict) from committed outputs"
 	@echo "make serve    preview the site, rebuilding on change (NOTEBOOKS=true: with the chapters' notebooks)"
-	@echo "make test     run the test suite"
+	@echo "make test     run the whole test suite, on every core (installs a CPU torch and Chromium first)"
+	@echo "make test-fast  the tests that need no browser, notebook run, torch capture or guide build"
+	@echo "              PYTEST_FLAGS=... to pass pytest options, such as -k NAME or -x"
 	@echo "make check    check that every committed output is fresh"
 	@echo "make capture  run snippets on this (GPU) machine and store their outputs"
 	@echo "              SNIPPETS=path/to/file.py to capture some; CAPTURE_FLAGS=--force to redo"
 	@echo "make i18n-status  per language and page: up to date, outdated (which sections) or missing"
 	@echo "make i18n-stamp PAGE=docs/ru/page.md  record that a translation follows the English page now"
-	@echo "make new-language LANG=ja  start a language: config, glossary and its pages to translate"
+	@echo "make new-language LOCALE=ja  start a language: config, glossary and its pages to translate"
 	@echo "make bench    time the docs build (capture: python3 benchmarks/build_and_capture.py --capture)"
 
 $(BIN)/python:
@@ -47,8 +49,18 @@ NOTEBOOKS ?= false
 serve: $(VENV)/.site
 	TCGUIDE_NOTEBOOKS=$(NOTEBOOKS) $(BIN)/mkdocs serve --no-strict
 
+# The test tiers are pytest markers (pyproject.toml): browser, notebooks, capture and build.
+# `make test` runs them all on every core (pytest-xdist; an idle worker takes tests queued for
+# a busy one), and the guide is built once for all workers (tests/conftest.py).
+# `make test-fast` runs the tests with none of those marks.
+PYTEST_FLAGS ?=
+FAST_TIER := not browser and not notebooks and not capture and not build
+
 test: $(VENV)/.test $(VENV)/.browser
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist worksteal $(PYTEST_FLAGS)
+
+test-fast: $(VENV)/.test
+	$(BIN)/python -m pytest -n auto --dist worksteal -m "$(FAST_TIER)" $(PYTEST_FLAGS)
 
 check:
 	$(PYTHON) -m tcguide check
@@ -66,8 +78,14 @@ i18n-status: $(VENV)/.site
 i18n-stamp: $(VENV)/.site
 	$(BIN)/python -m tcguide i18n-stamp $(PAGE)
 
+# LOCALE, not LANG: LANG is the shell's locale, and `make new-language LANG=ja` would hand it to
+# every command of the recipe.
 new-language: $(VENV)/.site
-	LANG=C.UTF-8 $(BIN)/python -m tcguide new-language $(LANG)
+ifeq ($(origin LANG),command line)
+	$(error make new-language takes LOCALE=<locale>, such as LOCALE=ja; LANG is the locale of your shell)
+endif
+	@test -n "$(LOCALE)" || { echo "make new-language LOCALE=<locale>, such as LOCALE=ja"; exit 2; }
+	$(BIN)/python -m tcguide new-language $(LOCALE)
 
 clean:
 	rm -rf site $(VENV)

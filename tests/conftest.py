@@ -1,39 +1,36 @@
-"""Shared fixtures: a throw-away project with snippet files, captured without torch."""
+"""Shared fixtures: a throw-away project with snippet files, captured without torch, and the guide
+itself, built once per test run and served on a port held open from before the build.
+
+Markers (`make test-fast` leaves out the four tiers below; `make test` runs everything):
+browser, notebooks, capture and build, registered in pyproject.toml.
+
+With pytest-xdist (`make test`: -n auto) every worker is a session of its own, so a session-scoped
+fixture would build the guide once per worker. Instead, the process that runs the whole test run
+(xdist's controller, or pytest alone) makes a folder for the guide and serves it from a port it holds
+until the run ends; its workers find both in the environment, and the first that needs the guide
+builds it there, under a lock, for the others to read.
+"""
 
 from __future__ import annotations
 
+import fcntl
+import functools
 import os
+import shutil
+import subprocess
+import sys
 import tempfile
-import textwrap
+import threading
 from pathlib import Path
 
 import pytest
 
-from tcguide import capture as capture_mod
+from tests.helpers import CPU_ONLY, ROOT, Project, SiteServer, StaticSiteHandler  # noqa: F401 (CPU_ONLY: for old imports)
 
 os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")  # MkDocs' banner about its successor is not a build problem
 
-CPU_ONLY = {"python": "3.x", "torch": "", "torchvision": "", "triton": "", "cuda": "", "gpu": "",
-            "gpu_count": 0, "driver": "", "tooling": "test"}
-
-
-class Project:
-    def __init__(self, root: Path):
-        self.root = root
-        (root / "snippets").mkdir(parents=True)
-
-    def snippet(self, name: str, text: str) -> Path:
-        path = self.root / "snippets" / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
-        return path
-
-    def capture(self, *names: str, env: dict | None = None, **kwargs) -> int:
-        paths = [str(self.root / "snippets" / n) for n in names] or [str(self.root / "snippets")]
-        return capture_mod.capture(paths, self.root, machine_env=env or CPU_ONLY, **kwargs)
-
-    def output(self, name: str) -> Path:
-        return (self.root / "snippets" / name).with_suffix("").with_suffix(".out.json")
+GUIDE_FOLDER = "TCGUIDE_TESTS_GUIDE_FOLDER"  # the run's guide folder: site/, the lock, the build's result
+GUIDE_PORT = "TCGUIDE_TESTS_GUIDE_PORT"  # the port it is served at, and built for
 
 
 @pytest.fixture
@@ -46,31 +43,58 @@ def project(tmp_path, monkeypatch) -> Project:
     return Project(tmp_path / "project")
 
 
-ROOT = Path(__file__).resolve().parent.parent
+def pytest_configure(config):
+    """In the process that runs the test run (not in an xdist worker): the guide's folder, and a server
+    for it on a port bound now and held until the run ends, so that the guide is built for an address
+    no other process can take in the meantime."""
+    if hasattr(config, "workerinput"):
+        return
+    folder = Path(tempfile.mkdtemp(prefix="tcguide-tests-guide-"))
+    server = SiteServer(("127.0.0.1", 0), functools.partial(StaticSiteHandler, directory=str(folder / "site")))
+    thread = threading.Thread(target=server.serve_forever, name="guide-server", daemon=True)
+    thread.start()
+    os.environ[GUIDE_FOLDER] = str(folder)
+    os.environ[GUIDE_PORT] = str(server.server_address[1])
+
+    def stop():
+        server.shutdown()
+        server.server_close()
+        thread.join()
+        shutil.rmtree(folder, ignore_errors=True)
+
+    config.add_cleanup(stop)
 
 
 @pytest.fixture(scope="session")
 def guide_port() -> int:
-    """A free local port: the guide is built for the address the browser tests serve it at."""
-    import socket
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+    """The port the guide is served at, and built for: held by the run since it started."""
+    return int(os.environ[GUIDE_PORT])
 
 
 @pytest.fixture(scope="session")
-def guide_site(tmp_path_factory, guide_port) -> Path:
-    """The guide itself, built once per test session with --strict; returns the site folder."""
-    import subprocess
-    import sys
-
-    out = tmp_path_factory.mktemp("guide") / "site"
-    env = dict(os.environ, SITE_URL=f"http://127.0.0.1:{guide_port}/")
-    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
-                            capture_output=True, text=True, cwd=ROOT, timeout=900, env=env)
-    assert result.returncode == 0, result.stderr
+def guide_site(guide_port) -> Path:
+    """The guide itself, built with --strict once per test run, whichever worker asks first; returns the
+    site folder. A worker that asks while another builds waits for that build and shares its result."""
+    folder = Path(os.environ[GUIDE_FOLDER])
+    out, result_file = folder / "site", folder / "build-result"
+    with open(folder / "build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+        if not result_file.exists():
+            env = dict(os.environ, SITE_URL=f"http://127.0.0.1:{guide_port}/")
+            result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
+                                    capture_output=True, text=True, cwd=ROOT, timeout=900, env=env)
+            result_file.write_text(f"{result.returncode}\n{result.stderr}", encoding="utf-8")
+        status, stderr = result_file.read_text(encoding="utf-8").split("\n", 1)
+    assert status == "0", stderr
     return out
+
+
+def pytest_collection_modifyitems(config, items):
+    """A test that reads the built guide is in the build tier: `make test-fast` must never build it."""
+    strays = [item.nodeid for item in items
+              if "guide_site" in getattr(item, "fixturenames", ()) and item.get_closest_marker("build") is None]
+    if strays:
+        raise pytest.UsageError("tests that read the built guide must be marked build: " + ", ".join(strays))
 
 
 def pytest_terminal_summary(terminalreporter):

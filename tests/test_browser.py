@@ -1,18 +1,20 @@
-"""The built guide in a real browser (headless Chromium): outputs, language switcher, search."""
+"""The built guide in a real browser (headless Chromium): outputs, language switcher, search.
 
-import functools
-import http.server
+Every wait here is for a condition of the page (an element, a state the theme reaches, a count it
+writes), never for the network to fall quiet or for a fixed time.
+"""
+
 import os
+import re
 import shutil
-import threading
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import sync_playwright
 
 from tcguide import notebooks
+from tests.helpers import ROOT, stored_provenance
 
-ROOT = Path(__file__).resolve().parent.parent
+pytestmark = [pytest.mark.browser, pytest.mark.build]  # the guide, built once per run (conftest)
 
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -25,33 +27,10 @@ def chromium_path() -> str:
     pytest.fail("no Chromium found: `make test` installs it; or set CHROMIUM to a Chromium binary")
 
 
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    """Serves the built site as a static host does: its 404.html, with status 404, for a missing path."""
-
-    def log_message(self, *args):
-        pass
-
-    def send_error(self, code, message=None, explain=None):
-        page = Path(self.directory) / "404.html"
-        if code != 404 or not page.exists():
-            return super().send_error(code, message, explain)
-        body = page.read_bytes()
-        self.send_response(404)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(body)
-
-
 @pytest.fixture(scope="module")
 def base_url(guide_site, guide_port):
-    handler = functools.partial(QuietHandler, directory=str(guide_site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", guide_port), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    """The guide, served by the test run (tests/conftest.py) at the address it was built for."""
+    return f"http://127.0.0.1:{guide_port}"
 
 
 @pytest.fixture(scope="module")
@@ -70,11 +49,32 @@ def page(browser):
 
 
 def test_cells_show_code_output_and_provenance(page, base_url):
+    """The first cell's output, and its provenance as its stored output records it: GPU, torch, CUDA, when."""
     page.goto(f"{base_url}/getting-started/")
     output = page.locator(".tcg-output").first
     assert output.is_visible()
-    assert "NVIDIA H100 80GB HBM3 · torch 2.11.0 · CUDA 13.0" in page.locator(".tcg-provenance").first.inner_text()
+    (first, *_) = stored_provenance(ROOT / "docs" / "en" / "getting-started.md")
+    assert page.locator(".tcg-provenance").first.inner_text().startswith(first)
     page.wait_for_selector("button.md-code__button[title='Copy to clipboard']", state="attached")
+
+
+# The theme answers a query in one go: it writes how many pages matched ("12 matching documents",
+# "Найдено совпадений: 12") and draws the first ten results; the others it draws four at a time,
+# each time the list is scrolled to its end. Until the query is answered, the line has no number.
+ANSWERED = """term => {
+    const box = document.querySelector("input.md-search__input");
+    const count = document.querySelector(".md-search-result__meta").textContent.match(/\\d+/);
+    const drawn = document.querySelectorAll(".md-search-result__item").length;
+    return box.value === term && count !== null && drawn >= Math.min(Number(count[0]), 10) && Number(count[0]);
+}"""
+SCROLL_TO_THE_END = """async () => {
+    const list = document.querySelector(".md-search__scrollwrap");
+    const frame = () => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
+    list.scrollTop = 0;  // the theme draws more when the list reaches its end, not while it stays there
+    await frame();
+    list.scrollTop = list.scrollHeight;
+    await frame();
+}"""
 
 
 def search(page, base_url, lang: str, term: str) -> list[str]:
@@ -86,13 +86,13 @@ def search(page, base_url, lang: str, term: str) -> list[str]:
     box.click()
     box.fill(term)
     box.press("End")  # the theme reads the query on keyup (or when its index is ready), and fill() sends none
-    page.wait_for_selector(".md-search-result__item a", timeout=20000)
-    links, previous = [], None
-    while links != previous:
-        previous = links
-        page.wait_for_timeout(100)
-        links = page.eval_on_selector_all(".md-search-result__item a", "els => els.map(e => e.href)")
-    return links
+    total = page.wait_for_function(ANSWERED, arg=term, timeout=20000).json_value()
+    items = page.locator(".md-search-result__item")
+    while (drawn := items.count()) < total:
+        page.evaluate(SCROLL_TO_THE_END)
+        page.wait_for_function("n => document.querySelectorAll('.md-search-result__item').length > n", arg=drawn)
+    assert items.count() == total
+    return page.eval_on_selector_all(".md-search-result__item a", "els => els.map(e => e.href)")
 
 
 def result_pages(links: list[str]) -> list[str]:
@@ -192,44 +192,73 @@ def every_page(guide_site) -> list[str]:
     return sorted("/" if folder == "." else f"/{folder}/" for folder in folders)
 
 
-def test_on_a_phone_no_page_is_wider_than_the_screen_and_none_calls_elsewhere(browser, base_url, guide_site):
-    """Every page of every language, and the notebook page of every chapter with cells, at 390 px: no
-    sideways scroll, no console error, no request to another host."""
+def search_is_ready(guide_site, path: str) -> str:
+    """A condition for the page at `path`: the theme's search worker has loaded its language's index and
+    answered (the line under the search box no longer says that search is starting, as the page was served)."""
+    html = (guide_site / path.lstrip("/") / "index.html").read_text(encoding="utf-8")
+    starting = re.search(r'<div class="md-search-result__meta">\s*(.*?)\s*</div>', html, re.S)[1]
+    return f"() => document.querySelector('.md-search-result__meta').textContent.trim() !== {starting!r}"
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "zh", "ko"])
+def test_on_a_phone_no_page_is_wider_than_the_screen_and_none_calls_elsewhere(browser, base_url, guide_site, lang):
+    """Every page of a language, and the notebook page of every chapter with cells, at 390 px: no
+    sideways scroll, no console error, no request to another host. Each page is measured once it has
+    loaded (its styles, scripts and images); what a page fetches after that is its search worker's, the
+    same for every page of a language at the same depth, so one page of each depth (the home, the
+    chapters, the notebook pages) waits for the worker too."""
     page = browser.new_page(viewport={"width": 390, "height": 844})
     errors, foreign, wide = [], [], []
     page.on("console", lambda m: errors.append(f"{page.url}: {m.text}") if m.type == "error" else None)
     page.on("response", lambda r: errors.append(f"{page.url}: {r.status} {r.url}") if r.status >= 400 else None)
     page.on("request", lambda r: foreign.append(r.url) if not r.url.startswith((base_url, "data:", "blob:")) else None)
+    searched = set()
     try:
-        paths = every_page(guide_site)
+        paths = [path for path in every_page(guide_site) if language_of(base_url + path, base_url) == lang]
         english = [md.read_text(encoding="utf-8") for md in (ROOT / "docs" / "en").glob("*.md")]
-        assert len(paths) == 4 * (len(english) + sum(map(notebooks.is_chapter, english)))  # pages + notebook pages
+        assert len(paths) == len(english) + sum(map(notebooks.is_chapter, english))  # pages + notebook pages
         for path in paths:
-            page.goto(base_url + path)
-            page.wait_for_load_state("networkidle")
+            page.goto(base_url + path, wait_until="load")
             width = page.evaluate("document.documentElement.scrollWidth")
             if width > 390:
                 wide.append(f"{path}: {width} px")
+            kind = (page.get_attribute("html", "lang"), path.count("/"))
+            if kind not in searched:
+                searched.add(kind)
+                page.wait_for_function(search_is_ready(guide_site, path), timeout=30000)
     finally:
         page.close()
+    assert len(searched) == 3  # the language's home, its chapters and their notebook pages
     assert wide == [] and errors == [] and foreign == [], (wide, errors[:5], foreign[:5])
 
 
 @pytest.mark.parametrize("lang", ["en", "ru", "zh", "ko"])
 def test_no_serious_accessibility_violation_on_each_kind_of_page(browser, base_url, lang):
     """axe-core on the home page, a chapter with code, outputs, warnings and errors, its notebook, and the
-    status table, in the light and the dark scheme."""
+    status table, in the light and the dark scheme. The scheme changes colours only, so the dark one
+    runs again just the rules about colour (axe's "cat.color": contrast, links told apart by colour)
+    that ran in the light one."""
     from axe_playwright_python.sync_playwright import Axe
 
     prefix = "" if lang == "en" else f"/{lang}"
-    found = []
+    found, colour_rules = [], {}
     for scheme in ("light", "dark"):
         context = browser.new_context(color_scheme=scheme)
         page = context.new_page()
         try:
             for path in ("/", "/troubleshooting/", "/troubleshooting/notebook/", "/translation-status/"):
                 page.goto(f"{base_url}{prefix}{path}")
-                for violation in Axe().run(page).response["violations"]:
+                options = {"resultTypes": ["violations"]}
+                if scheme == "dark":
+                    options["runOnly"] = {"type": "rule", "values": colour_rules[path]}
+                results = Axe().run(page, options=options).response
+                ran = [rule for kind in ("violations", "passes", "incomplete", "inapplicable") for rule in results[kind]]
+                if scheme == "light":
+                    colour_rules[path] = sorted({rule["id"] for rule in ran if "cat.color" in rule["tags"]})
+                    assert "color-contrast" in colour_rules[path], (path, colour_rules[path])
+                else:
+                    assert sorted({rule["id"] for rule in ran}) == colour_rules[path]
+                for violation in results["violations"]:
                     if violation["impact"] in ("serious", "critical"):
                         targets = [n["target"] for n in violation["nodes"]][:3]
                         found.append(f"{scheme} {prefix}{path}: {violation['id']} at {targets}")

@@ -1,6 +1,7 @@
 """Real MkDocs builds: a small synthetic site, and the guide itself."""
 
 import dataclasses
+import html as html_module
 import json
 import re
 import shutil
@@ -14,6 +15,7 @@ import pytest
 from tcguide import store
 from tcguide import freshness
 from tcguide.snippet import load
+from tests.helpers import stored_provenance
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = """\
@@ -129,9 +131,16 @@ def test_edited_or_invalid_outputs_fail_check_and_strict_build_alike(site, edit,
     expect_everywhere(site, message)
 
 
-def test_the_guide_builds_strict_with_h100_provenance(guide_site):
-    html = (guide_site / "getting-started" / "index.html").read_text()
-    assert "NVIDIA H100 80GB HBM3 · torch 2.11.0 · CUDA 13.0 · " in html
+@pytest.mark.build  # reads the guide's build (guide_site)
+def test_the_guide_builds_strict_and_shows_each_cells_provenance_as_its_output_records_it(guide_site):
+    """Every cell of a chapter, in every language: GPU, torch, CUDA and when it ran, from its stored output."""
+    for prefix in ("", "ru/", "zh/", "ko/"):
+        html = (guide_site / prefix / "getting-started" / "index.html").read_text()
+        shown = [line.strip() for line in re.findall(r'<div class="tcg-provenance"[^>]*>([^<]*)</div>', html)]
+        expected = stored_provenance(ROOT / "docs" / (prefix or "en/") / "getting-started.md")
+        assert len(shown) == len(expected) > 0, prefix
+        for line, stored in zip(shown, expected):
+            assert html_module.unescape(line).startswith(stored + " · "), (prefix, line, stored)
 
 
 I18N_CONFIG = """\
@@ -229,7 +238,7 @@ print("```")
 def test_no_byte_of_snippet_code_or_output_becomes_live_html(tmp_path):
     """A cell whose code holds fence lines and a script tag, and that prints one: one code block, all escaped."""
     from tcguide.capture import capture
-    from tests.conftest import CPU_ONLY
+    from tests.helpers import CPU_ONLY
 
     (tmp_path / "docs").mkdir()
     (tmp_path / "snippets").mkdir()
@@ -251,6 +260,7 @@ def test_no_byte_of_snippet_code_or_output_becomes_live_html(tmp_path):
     assert '<span class="s2">"```"</span>' in block  # the cell's last line
 
 
+@pytest.mark.build  # reads the guide's build (guide_site)
 def test_every_page_has_a_canonical_and_absolute_language_alternates(guide_site):
     import re
 
@@ -271,6 +281,7 @@ def test_every_page_has_a_canonical_and_absolute_language_alternates(guide_site)
     assert locations and all(loc.startswith("http") for loc in locations)
 
 
+@pytest.mark.build  # reads the guide's build (guide_site)
 @pytest.mark.parametrize("lang, title", [("ru", "Руководство по torch.compile"), ("zh", "torch.compile 指南"),
                                          ("ko", "torch.compile 가이드"), ("en", "The torch.compile guide")])
 def test_home_pages_say_their_title_once(guide_site, lang, title):
@@ -278,6 +289,7 @@ def test_home_pages_say_their_title_once(guide_site, lang, title):
     assert f"<title>{title}</title>" in home.read_text()
 
 
+@pytest.mark.build  # reads the guide's build (guide_site)
 def test_every_language_gives_its_section_headings_the_english_ids(guide_site):
     import re
 
@@ -289,6 +301,7 @@ def test_every_language_gives_its_section_headings_the_english_ids(guide_site):
             assert ids(guide_site / lang / english.parent.name / "index.html") == ids(english), (lang, english)
 
 
+@pytest.mark.build  # reads the guide's build (guide_site)
 def test_each_language_has_its_own_search_index_and_chinese_keeps_glossary_terms_whole(guide_site):
     """Every language's index holds that language's pages only, located from its folder, and not the
     chapters' notebook pages (the chapter is the result); in the Chinese one, jieba keeps the
@@ -325,6 +338,7 @@ LONG_DATES = {"en": r"[A-Z][a-z]+ \d{1,2}, \d{4}", "ru": r"\d{1,2} [а-я]+ \d{4
               "zh": r"\d{4}年\d{1,2}月\d{1,2}日", "ko": r"\d{4}년 \d{1,2}월 \d{1,2}일"}
 
 
+@pytest.mark.build  # reads the guide's build (guide_site)
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_chapter_shows_its_last_update_as_a_date_in_its_language(guide_site, lang):
     """The date of the last commit that changed the page's file (UTC), as the reader's language writes it."""
@@ -378,6 +392,7 @@ def page_weight(html_path: Path) -> tuple[int, int]:
     return len(text), sum((html_path.parent / src).resolve().stat().st_size for src in parser.sources)
 
 
+@pytest.mark.build  # reads the guide's build (guide_site)
 def test_every_chapter_stays_within_its_weight_budget_in_every_language(guide_site):
     assert set(WEIGHT_BUDGETS) == set(CHAPTERS)
     weights = {(lang, chapter): page_weight(chapter_html(guide_site, lang, chapter))
@@ -388,6 +403,7 @@ def test_every_chapter_stays_within_its_weight_budget_in_every_language(guide_si
     assert all(images > 0 for (lang, chapter), (html, images) in weights.items() if chapter == "speedups")
 
 
+@pytest.mark.build  # reads the guide's build (guide_site)
 @pytest.mark.parametrize("lang, decimal", [("en", "."), ("ru", ","), ("zh", "."), ("ko", ".")])
 def test_glued_figures_are_written_the_languages_way_and_name_their_cell(guide_site, lang, decimal):
     """Every figure reference of a chapter became a span naming its cell; numbers use the language's decimal mark."""

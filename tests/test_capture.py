@@ -15,7 +15,7 @@ from tcguide.capture import Job, Scheduler
 from tcguide.errors import GuideError
 from tcguide.shards import Planned, assign, shard
 from tcguide.snippet import Requirements, SnippetFile
-from tests.conftest import CPU_ONLY
+from tests.helpers import CPU_ONLY
 
 ROOT = Path(__file__).resolve().parent.parent
 

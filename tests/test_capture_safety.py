@@ -15,7 +15,7 @@ import pytest
 
 from tcguide import capture as capture_mod
 from tcguide import store
-from tests.conftest import ROOT
+from tests.helpers import ROOT, alive, pids_in, wait_for
 
 
 def outputs_of(project, name):
@@ -24,27 +24,6 @@ def outputs_of(project, name):
 
 def text_of(project, name, cell):
     return "".join(o.get("text", "") for o in outputs_of(project, name)[cell].outputs)
-
-
-def alive(pid: int) -> bool:
-    """A process that exists and is not a zombie."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            return handle.read().rsplit(b")", 1)[1].split()[0] != b"Z"
-    except OSError:
-        return False
-
-
-def wait_for(condition, seconds: float = 60.0, what: str = "") -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out waiting for {what or condition}")
-        time.sleep(0.1)
-
-
-def pids_in(path: Path) -> list[int]:
-    return [int(p) for p in path.read_text().split()] if path.exists() else []
 
 
 def driver(project, *args) -> subprocess.Popen:
@@ -195,6 +174,7 @@ STUCK = """
     """
 
 
+@pytest.mark.capture
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
 def test_a_signal_stops_every_file_says_where_and_ends_its_processes(project, tmp_path, signum):
     pids = tmp_path / "pids"
@@ -212,6 +192,7 @@ def test_a_signal_stops_every_file_says_where_and_ends_its_processes(project, tm
     wait_for(lambda: not alive(pids_in(pids)[0]), 30, "the child to end")
 
 
+@pytest.mark.capture
 def test_a_second_ctrl_c_does_not_cut_the_cleanup_short(project, tmp_path):
     pids = tmp_path / "pids"
     ignore = "import signal; signal.signal(signal.SIGTERM, signal.SIG_IGN); signal.signal(signal.SIGHUP, signal.SIG_IGN)"
@@ -231,6 +212,7 @@ def test_a_second_ctrl_c_does_not_cut_the_cleanup_short(project, tmp_path):
     wait_for(lambda: not alive(pids_in(pids)[0]), 30, "the child to end")
 
 
+@pytest.mark.capture
 def test_killing_the_driver_outright_still_ends_the_file(project, tmp_path):
     pids = tmp_path / "pids"
     project.snippet("orphan.py", STUCK.format(pids=str(pids), extra=""))

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from tcguide import i18n
+from tcguide.errors import GuideError
 
 MKDOCS = """\
 site_name: t
@@ -136,11 +137,16 @@ def test_translation_without_english_page_is_a_problem(site):
         "docs/ru/extra.md: has no English source page — rename it to match a page in docs/en/, or delete it"]
 
 
-def test_malformed_front_matter_names_the_line(site):
-    write(site, "ru", "---\ntranslation: [unclosed\n---\n" + RUSSIAN)
-    with pytest.raises(Exception) as caught:
+@pytest.mark.parametrize("front, line", [
+    ("---\ntranslation:\n  version: abc\n\tstamped: yes\n---\n", 4),  # the line with the tab
+    ("---\ntranslation: [unclosed\n---\n", 3),  # YAML finds the list unclosed where the front matter ends
+])
+def test_malformed_front_matter_names_the_line(site, front, line):
+    write(site, "ru", front + RUSSIAN)
+    with pytest.raises(GuideError) as caught:
         i18n.status(site, "ru", "start.md")
-    assert "docs/ru/start.md" in str(caught.value) and "malformed front matter" in str(caught.value)
+    assert (caught.value.path, caught.value.line) == ("docs/ru/start.md", line)
+    assert str(caught.value).startswith(f"docs/ru/start.md:{line}: malformed front matter — "), str(caught.value)
 
 
 def test_every_configured_language_has_every_label():

@@ -9,7 +9,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from tests.test_notebooks import captured
+from tests.helpers import write_captured
 
 CONFIG = """\
 site_name: t
@@ -34,6 +34,11 @@ plugins:
       include: ["*.ipynb"]
   - tcguide
 """
+ENV = {"gpu": "NVIDIA H100 80GB HBM3", "gpu_count": 1, "torch": "2.11.0+cu130", "cuda": "13.0"}
+SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="5" height="5"/></svg>'
+B = "# %% setup\nx = 2\nprint('b sets x too')\n\n# %% figure\nprint('a chart')\n"
+B_OUTPUTS = {"setup": [{"output_type": "stream", "name": "stdout", "text": "b sets x too\n"}],
+             "figure": [{"output_type": "display_data", "data": {"image/svg+xml": SVG, "text/plain": "a square"}}]}
 PAGES = {"en": "# Chapter\n\nEnglish prose.\n\n[[cell b.py#figure]]\n",
          "ru": "# Глава\n\nРусский текст.\n\n[[cell b.py#figure]]\n",
          "zh": "# 章节\n\n中文正文。\n\n[[cell b.py#figure]]\n"}  # no Korean page: the English one stands in
@@ -50,7 +55,7 @@ def build(site: Path, **env) -> subprocess.CompletedProcess:
 @pytest.fixture
 def site(tmp_path) -> Path:
     (tmp_path / "mkdocs.yml").write_text(CONFIG)
-    captured(tmp_path, "b.py", "# %% setup\nx = 2\nprint('b sets x too')\n\n# %% figure\nprint('a chart')\n")
+    write_captured(tmp_path, "b.py", B, B_OUTPUTS, ENV)
     for lang, text in PAGES.items():
         (tmp_path / "docs" / lang).mkdir(parents=True)
         (tmp_path / "docs" / lang / "index.md").write_text(f"# Home {lang}\n")

@@ -9,9 +9,10 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from tcguide import execution, freshness, notebooks, store
+from tcguide import execution, notebooks
 from tcguide.catalog import Catalog
 from tcguide.snippet import load
+from tests.helpers import write_captured
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = {"gpu": "NVIDIA H100 80GB HBM3", "gpu_count": 1, "torch": "2.11.0+cu130", "cuda": "13.0"}
@@ -90,15 +91,8 @@ OUTPUTS = {
 
 
 def captured(root: Path, name: str, source: str) -> None:
-    """A snippet file and an output for it as a capture writes one (fresh, validated on reading)."""
-    path = root / "snippets" / name
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(source)
-    snippet = load(path, f"snippets/{name}")
-    cells = tuple(store.CellRecord(c.name, tuple(OUTPUTS[name][c.name]), 0.25, {"ratio": 1234.5} if c.glue else {})
-                  for c in snippet.cells)
-    store.save(store.Capture(f"snippets/{name}", freshness.inputs(snippet), ENV, "2026-11-22T10:15:00Z", cells),
-               store.output_path(path))
+    """A snippet file and its output as a capture writes one, with the outputs of OUTPUTS."""
+    write_captured(root, name, source, OUTPUTS[name], ENV, glued={"ratio": 1234.5})
 
 
 @pytest.fixture
@@ -150,6 +144,7 @@ def test_a_chapter_is_a_valid_notebook_of_its_prose_code_and_captured_outputs(ch
     assert nb["metadata"]["kernelspec"]["language"] == "python"
 
 
+@pytest.mark.notebooks
 def test_a_page_that_comes_back_to_a_file_gets_its_names_back_when_run(chapter):
     nb, _ = make(chapter)
     result = execution.run(nb, "docs/ru/chapter.md", timeout=60)
@@ -162,6 +157,7 @@ def test_a_page_that_comes_back_to_a_file_gets_its_names_back_when_run(chapter):
                                 "globals().update(_tcguide_names.pop('a.py'))"
 
 
+@pytest.mark.notebooks
 def test_an_error_the_page_does_not_declare_fails_the_run_naming_page_file_and_cell(chapter):
     (chapter / "snippets" / "a.py").write_text(A.replace('print(f"x is still {x}")', "print(y)"))
     nb, _ = make(chapter)
@@ -170,6 +166,7 @@ def test_an_error_the_page_does_not_declare_fails_the_run_naming_page_file_and_c
                                "defined — an error the page does not declare"]
 
 
+@pytest.mark.notebooks
 def test_a_cell_that_raises_something_else_than_declared_fails(chapter):
     (chapter / "snippets" / "a.py").write_text(A.replace('{}["k"]', "1 / 0"))
     nb, _ = make(chapter)
@@ -178,6 +175,7 @@ def test_a_cell_that_raises_something_else_than_declared_fails(chapter):
                                "by zero; the page declares KeyError"]
 
 
+@pytest.mark.notebooks
 def test_multi_gpu_and_cuda_only_cells_are_shown_not_run_and_say_why(chapter):
     captured(chapter, "dist.py", TORCHRUN)
     page = "# T\n\n[[cell dist.py#setup]]\n\n[[cell b.py#figure]]\n"
@@ -196,6 +194,7 @@ def test_multi_gpu_and_cuda_only_cells_are_shown_not_run_and_say_why(chapter):
     assert result.executed == 1  # b.py's setup
 
 
+@pytest.mark.notebooks
 def test_helper_modules_a_file_imports_are_written_before_its_cells(tmp_path):
     (tmp_path / "snippets").mkdir()
     (tmp_path / "snippets" / "helper.py").write_text("def twice(n):\n    return 2 * n\n")
@@ -210,6 +209,7 @@ def test_helper_modules_a_file_imports_are_written_before_its_cells(tmp_path):
     assert code_cells(result.notebook)[1]["outputs"][0]["text"] == "4\n"
 
 
+@pytest.mark.notebooks
 def test_a_shared_helper_is_written_where_import_finds_it_from_the_notebook(tmp_path):
     (tmp_path / "snippets" / "_shared").mkdir(parents=True)
     (tmp_path / "snippets" / "_shared" / "timing.py").write_text("def thrice(n):\n    return 3 * n\n")
@@ -303,6 +303,7 @@ def test_the_cli_names_what_is_not_a_chapter(tmp_path, capsys):
 CPU_CHAPTERS = ["getting-started.md", "tracing-compared.md", "dynamo-and-graphs.md", "under-the-hood.md"]
 
 
+@pytest.mark.notebooks
 @pytest.mark.parametrize("name", CPU_CHAPTERS)
 def test_the_chapters_notebook_runs_top_to_bottom_on_a_cpu(name, record_property):
     nb = guide_notebook("en", name)

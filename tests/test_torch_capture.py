@@ -1,12 +1,24 @@
-"""A real torch snippet captured on this machine's CPU: provenance and seeding with torch."""
+"""A real torch snippet captured on this machine's CPU: provenance and seeding with torch.
 
-import torch
+torch is imported by the tests, not at collection, so that the tiers without torch collect fast."""
+
+import pytest
 
 from tcguide import store
 from tcguide.capture import machine_environment
+from tests.helpers import alive, pids_in, wait_for
+
+pytestmark = pytest.mark.capture
 
 
-def test_torch_snippet_capture_records_torch_and_is_seeded(project):
+@pytest.fixture
+def torch():
+    import torch
+
+    return torch
+
+
+def test_torch_snippet_capture_records_torch_and_is_seeded(project, torch):
     project.snippet("t.py", """
         # %% compile
         import torch
@@ -28,7 +40,7 @@ def test_torch_snippet_capture_records_torch_and_is_seeded(project):
     assert store.load(project.output("t.py")).cell("compile").outputs[0]["text"] == text
 
 
-def test_torchrun_file_runs_one_process_per_gpu_and_records_rank_zero(project):
+def test_torchrun_file_runs_one_process_per_gpu_and_records_rank_zero(project, torch):
     project.snippet("dist.py", """
         # /// capture
         # gpus = 2
@@ -56,9 +68,7 @@ def test_torchrun_file_runs_one_process_per_gpu_and_records_rank_zero(project):
     assert cells.environment["gpu_count"] == 2
 
 
-def test_torchrun_ranks_end_when_the_file_times_out(project, tmp_path, capsys):
-    from tests.test_capture_safety import alive, pids_in, wait_for
-
+def test_torchrun_ranks_end_when_the_file_times_out(project, tmp_path, capsys, torch):
     pids = tmp_path / "pids"
     project.snippet("hang.py", f"""
         # /// capture

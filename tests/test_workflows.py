@@ -36,6 +36,29 @@ def _runs_on(job: dict) -> list[str]:
     return [labels] if isinstance(labels, str) else list(labels)
 
 
+# zizmor's exit status: 0 when it found nothing, 10 plus the highest severity it found (14: high);
+# anything else (1, 2, 3...) means it did not audit, whatever it printed.
+ZIZMOR_AUDITED = {0: None, 10: "Unknown", 11: "Informational", 12: "Low", 13: "Medium", 14: "High"}
+
+
+def zizmor_problems(files: list[Path]) -> list[str]:
+    audit = subprocess.run([str(BIN / "zizmor"), "--offline", "--format", "json", *map(str, files)],
+                           capture_output=True, text=True)
+    last_lines = " ".join(audit.stderr.strip().splitlines()[-6:])
+    if audit.returncode not in ZIZMOR_AUDITED:
+        return [f"zizmor did not run (exit status {audit.returncode}): {last_lines}"]
+    try:
+        findings = json.loads(audit.stdout)
+    except json.JSONDecodeError:
+        return [f"zizmor did not run: its output is not JSON (exit status {audit.returncode}): {last_lines}"]
+    severities = {finding["determinations"]["severity"] for finding in findings}
+    highest = ZIZMOR_AUDITED[audit.returncode]
+    if (highest is None) != (not findings) or (highest is not None and highest not in severities):
+        return [f"zizmor: exit status {audit.returncode} does not match its findings {sorted(severities)}"]
+    return [f"zizmor: high-severity finding {finding['ident']}"
+            for finding in findings if finding["determinations"]["severity"] == "High"]
+
+
 def workflow_problems(folder: Path) -> list[str]:
     problems = []
     files = sorted(folder.glob("*.yml")) + sorted(folder.glob("*.yaml"))
@@ -49,15 +72,7 @@ def workflow_problems(folder: Path) -> list[str]:
                              *map(str, files)], capture_output=True, text=True)
     if schema.returncode != 0:
         problems.append(f"schema: {schema.stdout.strip()} {schema.stderr.strip()}")
-    audit = subprocess.run([str(BIN / "zizmor"), "--offline", "--format", "json", *map(str, files)],
-                           capture_output=True, text=True)
-    try:
-        findings = json.loads(audit.stdout or "[]")
-    except json.JSONDecodeError:
-        findings = [{"ident": "zizmor did not run", "determinations": {"severity": "High"}, "stderr": audit.stderr}]
-    for finding in findings:
-        if finding["determinations"]["severity"] == "High":
-            problems.append(f"zizmor: high-severity finding {finding['ident']}")
+    problems += zizmor_problems(files)
     for path, doc in docs.items():
         if not isinstance(doc, dict):
             continue
@@ -112,6 +127,7 @@ GOOD = """\
      "job build runs on a self-hosted runner for pull_request"),
     (GOOD.replace("- run: make test", '- run: echo "${{ github.event.head_commit.message }}"'),
      "zizmor: high-severity finding template-injection"),
+    ("- a list\n- not a workflow\n", "zizmor did not run (exit status "),  # it exits 3 and prints no finding
     (GOOD.replace("@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2", "@v4"), "not pinned to a commit"),
     (GOOD.replace("persist-credentials: false", "fetch-depth: 0"), "without persist-credentials: false"),
     (GOOD.replace("        permissions:\n          contents: read\n", ""), "does not set its own permissions"),

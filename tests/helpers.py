@@ -1,0 +1,132 @@
+"""What several test modules share. Tests import from here, never from one another or from conftest."""
+
+from __future__ import annotations
+
+import http.server
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from tcguide import capture as capture_mod
+from tcguide import directive, freshness, store
+from tcguide.snippet import load
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# The environment a capture on this machine records when the tests make it look like one without torch.
+CPU_ONLY = {"python": "3.x", "torch": "", "torchvision": "", "triton": "", "cuda": "", "gpu": "",
+            "gpu_count": 0, "driver": "", "tooling": "test"}
+
+
+class Project:
+    """A throw-away project with snippet files, captured without torch (the `project` fixture)."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        (root / "snippets").mkdir(parents=True)
+
+    def snippet(self, name: str, text: str) -> Path:
+        path = self.root / "snippets" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+        return path
+
+    def capture(self, *names: str, env: dict | None = None, **kwargs) -> int:
+        paths = [str(self.root / "snippets" / n) for n in names] or [str(self.root / "snippets")]
+        return capture_mod.capture(paths, self.root, machine_env=env or CPU_ONLY, **kwargs)
+
+    def output(self, name: str) -> Path:
+        return (self.root / "snippets" / name).with_suffix("").with_suffix(".out.json")
+
+
+def write_captured(root: Path, name: str, source: str, outputs: dict[str, list[dict]], environment: dict,
+                   glued: dict | None = None) -> None:
+    """A snippet file and an output for it as a capture writes one (fresh, validated on reading):
+    `outputs` maps each cell to what it printed; cells that declare glue get `glued` as their values."""
+    path = root / "snippets" / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(source)
+    snippet = load(path, f"snippets/{name}")
+    cells = tuple(store.CellRecord(c.name, tuple(outputs[c.name]), 0.25, dict(glued or {}) if c.glue else {})
+                  for c in snippet.cells)
+    store.save(store.Capture(f"snippets/{name}", freshness.inputs(snippet), environment, "2026-11-22T10:15:00Z",
+                             cells), store.output_path(path))
+
+
+# ---- processes ---------------------------------------------------------------------------
+
+def alive(pid: int) -> bool:
+    """A process that exists and is not a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            return handle.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except OSError:
+        return False
+
+
+def wait_for(condition, seconds: float = 60.0, what: str = "") -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out waiting for {what or condition}")
+        time.sleep(0.1)
+
+
+def pids_in(path: Path) -> list[int]:
+    return [int(p) for p in path.read_text().split()] if path.exists() else []
+
+
+# ---- the built guide -----------------------------------------------------------------------
+
+class StaticSiteHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves a built site as a static host does: its 404.html, with status 404, for a missing path."""
+
+    def log_message(self, *args):
+        pass
+
+    def send_error(self, code, message=None, explain=None):
+        page = Path(self.directory) / "404.html"
+        if code != 404 or not page.exists():
+            return super().send_error(code, message, explain)
+        body = page.read_bytes()
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+
+class SiteServer(http.server.ThreadingHTTPServer):
+    """A threaded server for a built site that says nothing when a browser leaves a page before a
+    download has ended (the tests move on as soon as what they check is there)."""
+
+    def handle_error(self, request, client_address):
+        if isinstance(sys.exc_info()[1], ConnectionError):  # a broken pipe, a reset connection
+            return
+        super().handle_error(request, client_address)
+
+
+def stored_provenance(page: Path, root: Path = ROOT) -> list[str]:
+    """For each cell a page embeds, in order, the start of the provenance line the site must show for it,
+    written from that cell's stored output: its environment ('GPU · torch X · CUDA Y') and when it ran."""
+    found, _ = directive.find(page.read_text(encoding="utf-8"), str(page))
+    lines = []
+    for cell in (d for d in found if d.kind == "cell"):
+        capture = store.load(store.output_path(root / "snippets" / cell.file))
+        env = capture.environment
+        gpu = env.get("gpu") or "CPU"
+        if env.get("gpu") and env.get("gpu_count", 1) > 1:
+            gpu = f"{env['gpu_count']} × {gpu}"
+        parts = [gpu]
+        if env.get("torch"):
+            parts.append("torch " + env["torch"].split("+")[0])
+        if env.get("cuda"):
+            parts.append("CUDA " + env["cuda"])
+        parts.append(capture.captured_at.replace("T", " ")[:16] + " UTC")
+        lines.append(" · ".join(parts))
+    return lines
+

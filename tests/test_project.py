@@ -1,0 +1,53 @@
+"""The project's own files agree with each other: what installs the site, what CI runs, and the
+Makefile's words for a new language."""
+
+import re
+import shutil
+import subprocess
+import tomllib
+
+import pytest
+import yaml
+
+from tests.helpers import ROOT
+
+
+def pins(lines) -> dict[str, str]:
+    found = {}
+    for line in lines:
+        requirement = line.split("#", 1)[0].strip()
+        if requirement:
+            name, version = requirement.split("==")
+            found[re.sub(r"[-_.]+", "-", name).lower()] = version
+    return found
+
+
+def test_the_site_extra_pins_what_requirements_site_txt_pins():
+    extra = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
+    site_txt = (ROOT / "requirements" / "site.txt").read_text(encoding="utf-8").splitlines()
+    assert pins(extra["site"]) == pins(site_txt)
+
+
+def test_ci_and_the_ci_script_run_the_same_steps():
+    """The workflow's test job runs .ci/run and no command of its own; .ci/run runs the tests, the site
+    and the translations' report."""
+    workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "ci.yml").read_text(encoding="utf-8"))
+    (job,) = workflow["jobs"].values()
+    assert [step["run"] for step in job["steps"] if "run" in step] == ["bash .ci/run"]
+    script = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    commands = [line.split("#", 1)[0].strip() for line in script if line.startswith("make ")]
+    assert commands == ["make test", "make docs", "make i18n-status"]
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="no make on this machine")
+def test_new_language_takes_locale_not_the_shells_lang():
+    def dry_run(*args):
+        return subprocess.run(["make", "-n", "new-language", *args], cwd=ROOT, capture_output=True, text=True,
+                              timeout=60)
+
+    refused = dry_run("LANG=ja")
+    assert refused.returncode != 0 and "make new-language takes LOCALE=<locale>" in refused.stderr
+    accepted = dry_run("LOCALE=ja")
+    assert accepted.returncode == 0, accepted.stderr
+    assert accepted.stdout.splitlines()[-1].endswith("-m tcguide new-language ja")
+    assert "LANG=" not in accepted.stdout
