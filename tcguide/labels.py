@@ -81,7 +81,7 @@ LABELS: dict[str, dict[str, str]] = {
         "language_name": "中文",
         "ms": "{n} ms", "s": "{n} s", "min_s": "{m} min {s} s", "permalink": "永久链接", "list_sep": "、", "read_english": "阅读英文页面。",
         "provenance": "此输出的采集位置与时间：GPU · torch · CUDA · 日期和时间（UTC）· 该单元的运行时间 · 采集时机器上是否同时运行其他文件",
-        "alone": "单独运行", "beside": "与其他 {n} 个文件同时运行", "threads": "Inductor 编译线程：{n}", "claim": "此结论已对照捕获的数值核对：{holds}，其中 {values}", "claim_false": "此结论与捕获的数值不再相符：{holds} 不成立，其中 {values}", "host_cpu": "主机 CPU：{cpu}", "not_found": "页面不存在", "not_found_home": "返回指南首页", "copied": "已复制！", "english_original": "本页是译文；英文原文：", "english_link": "阅读英文原文",
+        "alone": "单独运行", "beside": "与其他 {n} 个文件同时运行", "threads": "Inductor 编译线程：{n}", "claim": "此结论已对照采集的数值核对：{holds}，其中 {values}", "claim_false": "此结论与采集的数值不再相符：{holds} 不成立，其中 {values}", "host_cpu": "主机 CPU：{cpu}", "not_found": "页面不存在", "not_found_home": "返回指南首页", "copied": "已复制！", "english_original": "本页是译文；英文原文：", "english_link": "阅读英文原文",
         "fold_earlier": "显示前面的 {n} 行（共 {total} 行）",
         "figure": "由 {file} 的单元 {cell} 绘制的图表",
         "raises_expected": "抛出 {ename}，这正是本示例的意图",
