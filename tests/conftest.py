@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import CPU_ONLY, ROOT, Project, SiteServer, StaticSiteHandler  # noqa: F401 (CPU_ONLY: for old imports)
+from tests.helpers import ROOT, Project, SiteServer, StaticSiteHandler
 
 os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")  # MkDocs' banner about its successor is not a build problem
 

@@ -31,7 +31,7 @@ def test_committed_outputs_name_no_path_of_the_capturing_machine():
 
 from tcguide import freshness, store  # noqa: E402
 from tcguide.snippet import load  # noqa: E402
-from tests.conftest import CPU_ONLY  # noqa: E402
+from tests.helpers import CPU_ONLY  # noqa: E402
 
 
 def _stale(project, name):

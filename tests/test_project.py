@@ -1,6 +1,7 @@
 """The project's own files agree with each other: what installs the site, what CI runs, and the
 Makefile's words for a new language."""
 
+import os
 import re
 import shutil
 import subprocess
@@ -42,8 +43,10 @@ def test_ci_and_the_ci_script_run_the_same_steps():
 @pytest.mark.skipif(shutil.which("make") is None, reason="no make on this machine")
 def test_new_language_takes_locale_not_the_shells_lang():
     def dry_run(*args):
-        return subprocess.run(["make", "-n", "new-language", *args], cwd=ROOT, capture_output=True, text=True,
-                              timeout=60)
+        # as from a shell: not a sub-make of `make test`, which would print the folders it enters
+        env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+        return subprocess.run(["make", "--no-print-directory", "-n", "new-language", *args], cwd=ROOT,
+                              capture_output=True, text=True, timeout=60, env=env)
 
     refused = dry_run("LANG=ja")
     assert refused.returncode != 0 and "make new-language takes LOCALE=<locale>" in refused.stderr
