@@ -19,3 +19,25 @@ document.addEventListener("click", function (event) {
   event.stopImmediatePropagation();
   location.href = link.href.split("#")[0] + location.hash;
 }, true);
+
+// Where a number comes from is the guide's signature: a glued figure, a quoted one, a claim and
+// an output's provenance take keyboard focus (and so a tap), and show their tooltip as a popover
+// (data-tip; the title stays for pointers and assistive technology).
+document.querySelectorAll(".tcg-glue, .tcg-quote, .tcg-claim, .tcg-provenance").forEach(function (el) {
+  if (!el.hasAttribute("tabindex")) el.setAttribute("tabindex", "0");
+  if (el.title && !el.dataset.tip) el.dataset.tip = el.title;
+});
+
+// Line numbers beside code are links to themselves: useful to copy, hundreds of useless tab stops.
+document.querySelectorAll(".linenodiv a, .linenos a, a[href^='#__codelineno']").forEach(function (a) {
+  a.setAttribute("tabindex", "-1");
+});
+
+// A torch log's prefixes (time, process, file) are shortened; one tab stop per log shows them all,
+// instead of one per line.
+document.querySelectorAll("pre.tcg-log").forEach(function (log) {
+  var prefixes = log.querySelectorAll(".tcg-log-prefix");
+  if (!prefixes.length) return;
+  prefixes.forEach(function (prefix) { prefix.setAttribute("tabindex", "-1"); });
+  log.setAttribute("tabindex", "0");
+});
