@@ -16,6 +16,6 @@ page and its cells) and ``notebook_export`` (the CLI's), stdlib only like the ca
 ``execution`` (runs one; needs nbclient and ipykernel).
 """
 
-from tcguide.errors import GuideError
+from tcguide.core.errors import GuideError
 
 __all__ = ["GuideError"]

@@ -31,9 +31,10 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from tcguide import freshness, processes, shards, store
-from tcguide import snippet as snippets
-from tcguide.errors import GuideError
+from tcguide import processes, shards
+from tcguide.core import freshness, store
+from tcguide.core import snippet as snippets
+from tcguide.core.errors import GuideError
 from tcguide.sandbox import Sandbox, changed, copy_tooling, snapshot
 
 POLL_S = 0.2
@@ -110,10 +111,10 @@ def discover(paths: list[str], root: Path) -> list[Path]:
 
 def machine_environment() -> dict:
     """Collect provenance in a subprocess, so this process never imports torch."""
-    out = subprocess.run([sys.executable, "-m", "tcguide.provenance"], capture_output=True, text=True,
+    out = subprocess.run([sys.executable, "-m", "tcguide.core.environment"], capture_output=True, text=True,
                          timeout=300, env=dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent)))
     if out.returncode != 0:
-        raise GuideError("tcguide.provenance", None, f"could not read the environment:\n{out.stderr[-2000:]}")
+        raise GuideError("tcguide.core.environment", None, f"could not read the environment:\n{out.stderr[-2000:]}")
     return json.loads(out.stdout)
 
 

@@ -11,7 +11,7 @@ import os
 import sys
 from pathlib import Path
 
-from tcguide.errors import GuideError
+from tcguide.core.errors import GuideError
 
 
 def project_root(start: Path) -> Path:
@@ -41,7 +41,7 @@ def _merge_outputs(args) -> int:
 
 
 def _check(args) -> int:
-    from tcguide.check import check
+    from tcguide.core.check import check
 
     problems = check(project_root(Path.cwd().resolve()), args.docs, args.snippets)
     for problem in problems:
@@ -123,7 +123,7 @@ def _new_language(args) -> int:
         print(exc, file=sys.stderr)
         return 1
     print("\n".join(written))
-    print(f"next: the language's name and site_name in mkdocs.yml, its words in tcguide/labels.py, its glossary, "
+    print(f"next: the language's name and site_name in mkdocs.yml, its words in tcguide/core/labels.py, its glossary, "
           f"then translate docs/{args.locale}/ page by page (make i18n-stamp PAGE=...)")
     return 0
 

@@ -14,7 +14,7 @@ import re
 
 from pymdownx.slugs import slugify
 
-from tcguide.directive import lines_with_code_flag
+from tcguide.core.directive import lines_with_code_flag
 from tcguide.i18n import HEADING
 
 SLUGIFY = slugify(case="lower")  # as mkdocs.yml's toc: slugify

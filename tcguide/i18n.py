@@ -27,8 +27,8 @@ from pathlib import Path
 
 import yaml
 
-from tcguide import directive, glue
-from tcguide.errors import GuideError
+from tcguide.core import directive, glue
+from tcguide.core.errors import GuideError
 
 SOURCE = "en"
 MOSTLY_ENGLISH = 0.5  # a stamped page whose prose has a larger share of English words is not translated

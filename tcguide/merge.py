@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tcguide import freshness, store
-from tcguide import snippet as snippets
-from tcguide.errors import GuideError
+from tcguide.core import freshness, store
+from tcguide.core import snippet as snippets
+from tcguide.core.errors import GuideError
 
 
 def collect(folder: Path, root: Path) -> tuple[dict[str, Path], list[GuideError]]:

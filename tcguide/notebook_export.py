@@ -11,9 +11,9 @@ import sys
 from pathlib import Path
 
 from tcguide import notebooks
-from tcguide.catalog import Catalog
-from tcguide.errors import GuideError
-from tcguide.labels import DEFAULT
+from tcguide.core.catalog import Catalog
+from tcguide.core.errors import GuideError
+from tcguide.core.labels import DEFAULT
 
 DOCS = "docs"
 

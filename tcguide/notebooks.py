@@ -27,12 +27,13 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tcguide import claims, directive, glue, render
-from tcguide.catalog import Catalog
-from tcguide.errors import GuideError
-from tcguide.labels import label
-from tcguide.provenance import describe
-from tcguide.snippet import helper_target
+from tcguide import render
+from tcguide.core import claims, directive, glue
+from tcguide.core.catalog import Catalog
+from tcguide.core.errors import GuideError
+from tcguide.core.labels import label
+from tcguide.core.environment import describe
+from tcguide.core.snippet import helper_target
 
 NBFORMAT, NBFORMAT_MINOR = 4, 5
 KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}

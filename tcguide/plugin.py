@@ -24,10 +24,11 @@ from mkdocs.config import base, config_options as c
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.utils import get_relative_url, meta
 
-from tcguide import claims, directive, figures, glue, headings, i18n, notebook_pages, pagehead, render, search, sitemaps
-from tcguide.catalog import Catalog
-from tcguide.errors import GuideError
-from tcguide.labels import label
+from tcguide import figures, headings, i18n, notebook_pages, pagehead, render, search, sitemaps
+from tcguide.core import claims, directive, glue
+from tcguide.core.catalog import Catalog
+from tcguide.core.errors import GuideError
+from tcguide.core.labels import label
 
 log = logging.getLogger("mkdocs.plugins.tcguide")
 

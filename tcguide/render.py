@@ -12,12 +12,12 @@ import html
 import json
 import re
 
-from tcguide.catalog import Embedded
-from tcguide.errors import GuideError
-from tcguide.labels import DEFAULT as SOURCE_LANGUAGE
-from tcguide.labels import label
-from tcguide.provenance import describe
-from tcguide.store import from_lines
+from tcguide.core.catalog import Embedded
+from tcguide.core.errors import GuideError
+from tcguide.core.labels import DEFAULT as SOURCE_LANGUAGE
+from tcguide.core.labels import label
+from tcguide.core.environment import describe
+from tcguide.core.store import from_lines
 
 FOLD_LINES = 25  # longer outputs fold
 TAIL_LINES = 12  # but their last lines stay in view

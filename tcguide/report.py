@@ -33,11 +33,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tcguide import claims as claims_mod
-from tcguide import glue, store
-from tcguide.catalog import Catalog
-from tcguide.errors import GuideError
-from tcguide.labels import DEFAULT as SOURCE_LANGUAGE
+from tcguide.core import claims as claims_mod
+from tcguide.core import glue, store
+from tcguide.core.catalog import Catalog
+from tcguide.core.errors import GuideError
+from tcguide.core.labels import DEFAULT as SOURCE_LANGUAGE
 
 MOVE = 0.15  # a number moved when it changed by more than this fraction of its earlier value
 COUNT_WORDS = ("graph", "recompile", "break")  # a glued key naming one of these holds a count to compare exactly

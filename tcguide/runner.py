@@ -37,9 +37,9 @@ import warnings
 from pathlib import Path
 
 from tcguide import processes, terminal
-from tcguide import snippet as snippets
+from tcguide.core import snippet as snippets
 from tcguide.normalize import Normalizer
-from tcguide.store import write_atomic
+from tcguide.core.store import write_atomic
 
 SEED = 0
 GLUE_BYTES = 64 * 1024  # of one glued value, as JSON

@@ -15,7 +15,7 @@ import shutil
 from pathlib import Path
 
 from tcguide import i18n
-from tcguide.errors import GuideError
+from tcguide.core.errors import GuideError
 
 LOCALE = re.compile(r"[a-z]{2,3}(?:_[A-Z]{2})?")
 ENTRY = """        - locale: {locale}

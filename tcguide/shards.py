@@ -17,7 +17,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from tcguide.errors import GuideError
+from tcguide.core.errors import GuideError
 
 DEFAULT_MACHINE = "h100"
 START_S = 10.0  # starting a runner process: Python, imports, the first CUDA context

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from tcguide import capture as capture_mod
-from tcguide import directive, freshness, store
-from tcguide.snippet import load
+from tcguide.core import directive, freshness, store
+from tcguide.core.snippet import load
 
 ROOT = Path(__file__).resolve().parent.parent
 

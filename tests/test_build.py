@@ -12,9 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tcguide import store
-from tcguide import freshness
-from tcguide.snippet import load
+from tcguide.core import freshness, store
+from tcguide.core.snippet import load
 from tests.helpers import stored_provenance
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -107,7 +106,7 @@ def test_missing_corrupt_and_undeclared_outputs_fail_strict(site):
 
 def expect_everywhere(site: Path, message: str) -> None:
     """The strict build and `check` report the same problem, in the same words, without a traceback."""
-    from tcguide.check import check
+    from tcguide.core.check import check
 
     result = mkdocs(site, "--strict")
     assert result.returncode != 0
@@ -211,7 +210,7 @@ def test_malformed_translation_record_is_a_warning_with_page_and_line(bilingual)
 
 def test_messages_on_a_translated_page_count_its_front_matter(bilingual):
     from tcguide import i18n
-    from tcguide.check import check
+    from tcguide.core.check import check
 
     (bilingual / "docs" / "en" / "index.md").write_text("# Home\n\n[[cell nowhere.py#cell]]\n")
     (bilingual / "docs" / "ru" / "index.md").write_text("# Главная\n\n[[cell nowhere.py#cell]]\n")

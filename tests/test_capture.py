@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from tcguide import store
+from tcguide.core import store
 from tcguide.capture import Job, Scheduler
-from tcguide.errors import GuideError
+from tcguide.core.errors import GuideError
 from tcguide.shards import Planned, assign, shard
-from tcguide.snippet import Requirements, SnippetFile
+from tcguide.core.snippet import Requirements, SnippetFile
 from tests.helpers import CPU_ONLY
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -322,7 +322,7 @@ def test_stack_dumps_in_log_records_leave_out_the_runners_frames(project):
 def test_capture_side_needs_neither_mkdocs_nor_yaml():
     """The GPU machine has no MkDocs: capturing must import nothing from the site side."""
     code = ("import sys; sys.modules['mkdocs'] = None; sys.modules['yaml'] = None; "
-            "import tcguide.capture, tcguide.runner, tcguide.provenance, tcguide.check, tcguide.cli, tcguide.merge; "
+            "import tcguide.capture, tcguide.runner, tcguide.core.environment, tcguide.core.check, tcguide.cli, tcguide.merge; "
             "tcguide.cli.main(['capture', '--help'])")
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from tcguide import claims, glue
-from tcguide.catalog import Catalog
-from tcguide.check import check
-from tcguide.errors import GuideError
+from tcguide.core import claims, glue
+from tcguide.core.catalog import Catalog
+from tcguide.core.check import check
+from tcguide.core.errors import GuideError
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGS = ("ru", "zh", "ko")

@@ -1,6 +1,6 @@
 import pytest
 
-from tcguide.directive import find, replace
+from tcguide.core.directive import find, replace
 
 PAGE = """\
 # Title

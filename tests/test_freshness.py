@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from tcguide.check import check
+from tcguide.core.check import check
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -29,8 +29,9 @@ def test_committed_outputs_name_no_path_of_the_capturing_machine():
 
 # ---- what makes an output stale (on small synthetic projects) ----------------------------
 
-from tcguide import freshness, store  # noqa: E402
-from tcguide.snippet import load  # noqa: E402
+from tcguide.core import freshness
+from tcguide.core import store  # noqa: E402
+from tcguide.core.snippet import load  # noqa: E402
 from tests.helpers import CPU_ONLY  # noqa: E402
 
 
@@ -93,7 +94,7 @@ def test_a_new_output_version_makes_every_output_stale_and_its_source_does_not(p
     project.snippet("a.py", "# %% c\nprint(1)\n")
     assert project.capture() == 0
     assert store.load(project.output("a.py")).inputs["tooling"] == "output-version 1"
-    tooling = Path(freshness.__file__).resolve().parent
+    tooling = Path(freshness.__file__).resolve().parents[1]  # the tcguide package
     assert all((tooling / name).exists() for name in ("runner.py", "normalize.py", "terminal.py"))
     assert _stale(project, "a.py") is None  # the tooling's source takes no part: comments and moves stale nothing
     monkeypatch.setattr(freshness, "OUTPUT_VERSION", 2)
@@ -150,7 +151,7 @@ def test_a_vendored_package_counts_through_the_one_that_vendors_it(project):
 
 def test_check_rejects_embedding_a_helper_module_as_the_build_does(project):
     """One validation for check and the strict build: a '_' module is never captured, so never embedded."""
-    from tcguide.check import check
+    from tcguide.core.check import check
 
     project.snippet("topic/_helper.py", "# %% c\nK = 1\n")
     project.snippet("topic/a.py", "# %% c glue=k\nfrom _helper import K\nk = K\n")

@@ -4,9 +4,9 @@ import json
 
 import pytest
 
-from tcguide import glue, store
-from tcguide.catalog import Catalog
-from tcguide.errors import GuideError
+from tcguide.core import glue, store
+from tcguide.core.catalog import Catalog
+from tcguide.core.errors import GuideError
 
 MEASURE = """
     # %% setup
@@ -152,7 +152,7 @@ def test_a_stale_output_makes_its_references_errors(measured):
 
 
 def test_check_reports_unresolvable_references(measured):
-    from tcguide.check import check
+    from tcguide.core.check import check
 
     (measured.root / "docs" / "en").mkdir(parents=True)
     (measured.root / "docs" / "en" / "p.md").write_text("# P\n\nfine {{m.py:count}}, broken {{m.py:nope}}\n")
@@ -161,7 +161,7 @@ def test_check_reports_unresolvable_references(measured):
 
 
 def test_glue_declarations_are_checked_when_the_snippet_is_parsed():
-    from tcguide import snippet
+    from tcguide.core import snippet
 
     with pytest.raises(GuideError, match="t.py:3: glue name 'x' is already glued by cell 'a'"):
         snippet.parse("# %% a glue=x\nx = 1\n# %% b glue=x\nx = 2\n", "t.py")

@@ -21,7 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from tcguide import capture, freshness, store
+from tcguide import capture
+from tcguide.core import freshness, store
 
 HERE = Path(__file__).resolve().parent / "golden"
 FIXTURES = sorted((HERE / "snippets").glob("*.py"))
@@ -80,7 +81,7 @@ def test_the_runner_stores_what_its_output_version_says(fixture, captured):
         if written and written["output_version"] == freshness.OUTPUT_VERSION and written["stored"] != now:
             pytest.fail(f"{path.name}: refusing to overwrite the golden of output version "
                         f"{freshness.OUTPUT_VERSION} with something else: bump OUTPUT_VERSION in "
-                        "tcguide/freshness.py first")
+                        "tcguide/core/freshness.py first")
         path.parent.mkdir(exist_ok=True)
         path.write_text(json.dumps({"output_version": freshness.OUTPUT_VERSION, "stored": now},
                                    indent=1, ensure_ascii=False, sort_keys=True) + "\n", encoding="utf-8")
@@ -91,7 +92,7 @@ def test_the_runner_stores_what_its_output_version_says(fixture, captured):
         f"{freshness.OUTPUT_VERSION}: write the goldens again with TCGUIDE_WRITE_GOLDEN=1")
     assert now == written["stored"], (
         f"what the runner stores for tests/golden/snippets/{fixture}.py changed, but the output version "
-        f"is still {freshness.OUTPUT_VERSION}: bump OUTPUT_VERSION in tcguide/freshness.py (every "
+        f"is still {freshness.OUTPUT_VERSION}: bump OUTPUT_VERSION in tcguide/core/freshness.py (every "
         "stored output of the guide then needs a recapture), then write the goldens again")
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from tcguide import i18n
-from tcguide.errors import GuideError
+from tcguide.core.errors import GuideError
 
 MKDOCS = """\
 site_name: t
@@ -150,11 +150,11 @@ def test_malformed_front_matter_names_the_line(site, front, line):
 
 
 def test_every_configured_language_has_every_label():
-    from tcguide.labels import LABELS
+    from tcguide.core.labels import LABELS
 
     root = Path(__file__).resolve().parent.parent
     for lang in i18n.Site(root).languages():
-        assert lang in LABELS, f"tcguide/labels.py has no labels for '{lang}', configured in mkdocs.yml"
+        assert lang in LABELS, f"tcguide/core/labels.py has no labels for '{lang}', configured in mkdocs.yml"
         assert set(LABELS[lang]) == set(LABELS["en"]), f"labels of '{lang}' differ from English"
 
 

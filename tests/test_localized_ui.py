@@ -3,7 +3,7 @@
 import pytest
 
 from tcguide import notebook_pages
-from tcguide.labels import LABELS, label
+from tcguide.core.labels import LABELS, label
 
 
 @pytest.mark.parametrize("lang, words", [("en", "Copied!"), ("ru", "Скопировано!"), ("zh", "已复制！"),

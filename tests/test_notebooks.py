@@ -10,8 +10,8 @@ import nbformat
 import pytest
 
 from tcguide import execution, notebooks
-from tcguide.catalog import Catalog
-from tcguide.snippet import load
+from tcguide.core.catalog import Catalog
+from tcguide.core.snippet import load
 from tests.helpers import write_captured
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -8,8 +8,9 @@ import sys
 import zlib
 from pathlib import Path
 
-from tcguide import freshness, render, store
-from tcguide.snippet import load
+from tcguide import render
+from tcguide.core import freshness, store
+from tcguide.core.snippet import load
 
 CONFIG = "site_name: t\ntheme:\n  name: material\nmarkdown_extensions:\n  - pymdownx.highlight\n  - pymdownx.superfences\nplugins:\n  - tcguide\n"
 

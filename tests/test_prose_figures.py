@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tcguide import directive, glue
+from tcguide.core import directive, glue
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = sorted((ROOT / "docs").glob("*/*.md"))

@@ -2,10 +2,11 @@ import base64
 
 import pytest
 
-from tcguide import render, store
-from tcguide.catalog import Embedded
-from tcguide.errors import GuideError
-from tcguide.snippet import parse
+from tcguide import render
+from tcguide.core import store
+from tcguide.core.catalog import Embedded
+from tcguide.core.errors import GuideError
+from tcguide.core.snippet import parse
 
 SNIPPET = parse('# %% show\nprint("<b>")\n\n# %% fails raises="ValueError"\nraise ValueError("a < b")\n', "snippets/s.py", "h")
 ENV = {"gpu": "NVIDIA H100 80GB HBM3", "gpu_count": 1, "torch": "2.11.0+cu130", "cuda": "13.0"}

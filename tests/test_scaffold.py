@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tcguide import i18n, scaffold
-from tcguide.errors import GuideError
+from tcguide.core.errors import GuideError
 from tests.helpers import ROOT, write_captured
 
 SNIPPET = "# %% measure glue=speedup\nspeedup = 2.5\nprint('measured')\n"

@@ -1,7 +1,7 @@
 import pytest
 
-from tcguide.errors import GuideError
-from tcguide.snippet import Requirements, parse
+from tcguide.core.errors import GuideError
+from tcguide.core.snippet import Requirements, parse
 
 GOOD = """\
 # /// capture
@@ -74,7 +74,7 @@ def test_bad_input_names_file_and_line(text, line, words):
 
 
 def test_syntax_error_names_the_line(tmp_path):
-    from tcguide.snippet import load
+    from tcguide.core.snippet import load
 
     (tmp_path / "a.py").write_text("# %% c\nx = (\n")
     with pytest.raises(GuideError, match=r"a.py:2: cell 'c' does not compile on its own: '\(' was never closed"):
@@ -82,7 +82,7 @@ def test_syntax_error_names_the_line(tmp_path):
 
 
 def test_depends_must_name_files_beside_the_snippet(tmp_path):
-    from tcguide.snippet import load
+    from tcguide.core.snippet import load
 
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "a.py").write_text('# /// capture\n# depends = ["../secret.txt"]\n# ///\n# %% c\nx = 1\n')
@@ -93,7 +93,7 @@ def test_depends_must_name_files_beside_the_snippet(tmp_path):
 
 def test_future_imports_carry_to_later_cells_and_nothing_else_leaks_in():
     """The tooling's own 'from __future__ import annotations' must not change snippet code; a cell's does."""
-    from tcguide.snippet import CellCompiler
+    from tcguide.core.snippet import CellCompiler
 
     sf = parse("# %% plain\ndef f(x: int): pass\n"
                "# %% future\nfrom __future__ import annotations\ndef g(x: int): pass\n"

@@ -2,8 +2,8 @@ import json
 
 import pytest
 
-from tcguide import store
-from tcguide.errors import GuideError
+from tcguide.core import store
+from tcguide.core.errors import GuideError
 
 CAPTURE = store.Capture(
     snippet="snippets/a.py", inputs={"source": "abc", "helpers": {}, "depends": {}, "tooling": "t"},

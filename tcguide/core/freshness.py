@@ -27,7 +27,7 @@ from __future__ import annotations
 from importlib import metadata
 from pathlib import Path
 
-from tcguide.snippet import SnippetFile
+from tcguide.core.snippet import SnippetFile
 
 # How it ran, not what it ran on. The host CPU is recorded (host-side time depends on it) but,
 # like the driver's patch level, is no reason to recapture: machines of one GPU model differ in it.

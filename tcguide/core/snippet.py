@@ -42,7 +42,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tcguide.errors import GuideError
+from tcguide.core.errors import GuideError
 
 MARKER = re.compile(r"^#\s*%%")
 CELL_MARKER = re.compile(

@@ -33,10 +33,10 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tcguide import directive, glue
-from tcguide.catalog import Catalog
-from tcguide.errors import GuideError
-from tcguide.labels import label
+from tcguide.core import directive, glue
+from tcguide.core.catalog import Catalog
+from tcguide.core.errors import GuideError
+from tcguide.core.labels import label
 
 FOLDER = "claims"
 OPEN = re.compile(r"^claim:(?P<id>[a-z0-9][a-z0-9-]*)$")

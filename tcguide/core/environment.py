@@ -1,6 +1,6 @@
 """Where a capture ran: GPU model and count, driver, CUDA, torch, torchvision, Python.
 
-Run as ``python3 -m tcguide.provenance`` (in a subprocess, so the capture driver
+Run as ``python3 -m tcguide.core.environment`` (in a subprocess, so the capture driver
 itself never imports torch or touches CUDA); prints one JSON object.
 """
 
@@ -12,7 +12,7 @@ import shutil
 import subprocess
 from importlib import metadata
 
-from tcguide.store import FORMAT
+from tcguide.core.store import FORMAT
 
 
 def _version(dist: str) -> str:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tcguide import claims, directive, glue
-from tcguide.labels import DEFAULT as SOURCE_LANGUAGE
-from tcguide.catalog import Catalog
-from tcguide.errors import GuideError
+from tcguide.core import claims, directive, glue
+from tcguide.core.labels import DEFAULT as SOURCE_LANGUAGE
+from tcguide.core.catalog import Catalog
+from tcguide.core.errors import GuideError
 
 
 def check(root: Path, docs: str = "docs", snippets_dir: str = "snippets") -> list[GuideError]:

@@ -24,11 +24,11 @@ import html
 import re
 from dataclasses import dataclass
 
-from tcguide import directive
-from tcguide.catalog import Catalog
-from tcguide.errors import GuideError
-from tcguide.labels import label
-from tcguide.provenance import describe
+from tcguide.core import directive
+from tcguide.core.catalog import Catalog
+from tcguide.core.errors import GuideError
+from tcguide.core.labels import label
+from tcguide.core.environment import describe
 
 TOKEN = re.compile(r"\{\{(?P<body>[^{}\n]*)\}\}")
 REFERENCE = re.compile(

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from tcguide.errors import GuideError
+from tcguide.core.errors import GuideError
 
 DIRECTIVE = re.compile(
     r"""(?x)^\[\[cell\ (?P<file>[A-Za-z0-9_][\w./-]*\.py)   # snippet file, relative to snippets/

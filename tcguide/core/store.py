@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from json.decoder import JSONDecoder, scanstring
 from pathlib import Path
 
-from tcguide.errors import GuideError
+from tcguide.core.errors import GuideError
 
 FORMAT = "tcguide-capture/2"
 SUFFIX = ".out.json"

@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from tcguide import freshness, store
-from tcguide import snippet as snippets
-from tcguide.errors import GuideError
+from tcguide.core import freshness, store
+from tcguide.core import snippet as snippets
+from tcguide.core.errors import GuideError
 
 
 @dataclass(frozen=True)
