@@ -26,7 +26,7 @@ def project_root(start: Path) -> Path:
 
 
 def _capture(args) -> int:
-    from tcguide.capture import capture
+    from tcguide.capture.driver import capture
 
     root = project_root(Path.cwd().resolve())
     return capture(args.paths or [str(root / "snippets")], root, force=args.force, jobs=args.jobs,
@@ -35,7 +35,7 @@ def _capture(args) -> int:
 
 
 def _merge_outputs(args) -> int:
-    from tcguide.merge import merge
+    from tcguide.capture.merge import merge
 
     return merge(Path(args.folder), project_root(Path.cwd().resolve()))
 
@@ -51,7 +51,7 @@ def _check(args) -> int:
 
 
 def _report(args) -> int:
-    from tcguide.report import report, truncate
+    from tcguide.capture.report import report, truncate
 
     if args.max_chars is not None and args.max_chars < 1000:
         raise GuideError("report --max-chars", None, f"{args.max_chars} is too short for a report",

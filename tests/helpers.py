@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tcguide import capture as capture_mod
+from tcguide.capture import driver as capture_mod
 from tcguide.core import directive, freshness, store
 from tcguide.core.snippet import load
 

@@ -236,7 +236,7 @@ print("```")
 
 def test_no_byte_of_snippet_code_or_output_becomes_live_html(tmp_path):
     """A cell whose code holds fence lines and a script tag, and that prints one: one code block, all escaped."""
-    from tcguide.capture import capture
+    from tcguide.capture.driver import capture
     from tests.helpers import CPU_ONLY
 
     (tmp_path / "docs").mkdir()

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from tcguide.core import store
-from tcguide.capture import Job, Scheduler
+from tcguide.capture.driver import Job, Scheduler
 from tcguide.core.errors import GuideError
-from tcguide.shards import Planned, assign, shard
+from tcguide.capture.shards import Planned, assign, shard
 from tcguide.core.snippet import Requirements, SnippetFile
 from tests.helpers import CPU_ONLY
 
@@ -322,7 +322,7 @@ def test_stack_dumps_in_log_records_leave_out_the_runners_frames(project):
 def test_capture_side_needs_neither_mkdocs_nor_yaml():
     """The GPU machine has no MkDocs: capturing must import nothing from the site side."""
     code = ("import sys; sys.modules['mkdocs'] = None; sys.modules['yaml'] = None; "
-            "import tcguide.capture, tcguide.runner, tcguide.core.environment, tcguide.core.check, tcguide.cli, tcguide.merge; "
+            "import tcguide.capture.driver, tcguide.capture.runner, tcguide.core.environment, tcguide.core.check, tcguide.cli, tcguide.capture.merge; "
             "tcguide.cli.main(['capture', '--help'])")
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
@@ -330,7 +330,7 @@ def test_capture_side_needs_neither_mkdocs_nor_yaml():
 
 
 def test_merge_takes_each_output_from_one_runner_and_checks_it(project, tmp_path, capsys):
-    from tcguide.merge import merge
+    from tcguide.capture.merge import merge
 
     project.snippet("a.py", "# %% c\nprint('a')\n")
     project.snippet("sub/b.py", "# %% c\nprint('b')\n")

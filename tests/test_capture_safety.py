@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tcguide import capture as capture_mod
+from tcguide.capture import driver as capture_mod
 from tcguide.core import store
 from tests.helpers import ROOT, alive, pids_in, wait_for
 

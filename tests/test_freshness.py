@@ -94,7 +94,7 @@ def test_a_new_output_version_makes_every_output_stale_and_its_source_does_not(p
     project.snippet("a.py", "# %% c\nprint(1)\n")
     assert project.capture() == 0
     assert store.load(project.output("a.py")).inputs["tooling"] == "output-version 1"
-    tooling = Path(freshness.__file__).resolve().parents[1]  # the tcguide package
+    tooling = Path(freshness.__file__).resolve().parents[1] / "capture"
     assert all((tooling / name).exists() for name in ("runner.py", "normalize.py", "terminal.py"))
     assert _stale(project, "a.py") is None  # the tooling's source takes no part: comments and moves stale nothing
     monkeypatch.setattr(freshness, "OUTPUT_VERSION", 2)

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from tcguide import capture
+from tcguide.capture import driver as capture
 from tcguide.core import freshness, store
 
 HERE = Path(__file__).resolve().parent / "golden"

@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from tcguide.normalize import Normalizer
+from tcguide.capture.normalize import Normalizer
 
 
 @pytest.fixture

@@ -9,7 +9,8 @@ import time
 
 import pytest
 
-from tcguide import cli, report
+from tcguide import cli
+from tcguide.capture import report
 
 BENCH = """
     # %% measure glue=t

@@ -5,7 +5,7 @@ torch is imported by the tests, not at collection, so that the tiers without tor
 import pytest
 
 from tcguide.core import store
-from tcguide.capture import machine_environment
+from tcguide.capture.driver import machine_environment
 from tests.helpers import alive, pids_in, wait_for
 
 pytestmark = pytest.mark.capture

@@ -26,7 +26,7 @@ ENV_NAMES = {"PATH", "LANG", "LANGUAGE", "TZ", "TERM", "LD_LIBRARY_PATH", "OMP_N
 ENV_PREFIXES = ("LC_", "CUDA_", "NCCL_", "NVIDIA_", "CUBLAS_", "CUDNN_", "TORCH_", "TORCHINDUCTOR_",
                 "TORCHDYNAMO_", "PYTORCH_", "TRITON_")
 SECRET = re.compile(r"TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|PRIVATE|(^|_)KEY($|_)|AUTH", re.I)
-TOOLING_PACKAGE = Path(__file__).resolve().parent
+TOOLING_PACKAGE = Path(__file__).resolve().parents[1]  # all of tcguide: the runner imports the core too
 
 
 def passed_on(environ: dict[str, str]) -> dict[str, str]:

@@ -28,7 +28,7 @@ SYSTEM_PREFIXES = {"/", "/usr", "/usr/local"}  # the same on every machine: noth
 # its "File" line and the deeper-indented lines under it, each after the same lead: the indent,
 # plus whatever prefix a log formatter puts before every line of a record.
 TOOLING_FRAME = re.compile(
-    r'^(?P<lead>.*?)File "(?:<frozen runpy>|[^"]*tcguide/runner\.py)", line \d+, in .*\n'
+    r'^(?P<lead>.*?)File "(?:<frozen runpy>|[^"]*tcguide/capture/\w+\.py)", line \d+, in .*\n'
     r"(?:(?P=lead)[ \t]+.*\n)*",
     re.M,
 )

@@ -1,6 +1,6 @@
 """Child process: run one snippet file cell by cell and record what each cell did.
 
-Started by the capture driver as ``python3 -m tcguide.runner SNIPPET DISPLAY RESULT LOGS``
+Started by the capture driver as ``python3 -m tcguide.capture.runner SNIPPET DISPLAY RESULT LOGS``
 (or under torchrun, once per GPU; only rank 0 records), in the file's own scratch
 folder, from a copy of the snippet. Per cell it records, in order: stdout and stderr
 as one interleaved stream (file descriptors 1 and 2 both point at one file while the
@@ -36,9 +36,9 @@ import types
 import warnings
 from pathlib import Path
 
-from tcguide import processes, terminal
+from tcguide.capture import processes, terminal
 from tcguide.core import snippet as snippets
-from tcguide.normalize import Normalizer
+from tcguide.capture.normalize import Normalizer
 from tcguide.core.store import write_atomic
 
 SEED = 0
@@ -366,7 +366,7 @@ def run(snippet_path: str, display: str, result_path: str, logs: str) -> int:
     hold_on_to_children()
     rank = int(os.environ.get("RANK", "0"))
     snippet_file = snippets.load(snippet_path, display)
-    tooling = str(Path(__file__).resolve().parent.parent)
+    tooling = str(Path(__file__).resolve().parents[2])  # the folder that holds the tcguide package
     normalize = Normalizer.for_this_machine(os.getcwd(), extra={tooling: "<tooling>", logs: "<logs>"})
     tidy = Tidy(normalize)
     recorder = Recorder(result_path if rank == 0 else None, display)
@@ -417,7 +417,7 @@ def run(snippet_path: str, display: str, result_path: str, logs: str) -> int:
 
 def main(argv: list[str]) -> int:
     if len(argv) != 4:
-        print("usage: python3 -m tcguide.runner SNIPPET DISPLAY RESULT LOGS", file=sys.stderr)
+        print("usage: python3 -m tcguide.capture.runner SNIPPET DISPLAY RESULT LOGS", file=sys.stderr)
         return 2
     return run(*argv)
 

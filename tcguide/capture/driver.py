@@ -1,6 +1,6 @@
 """The capture driver: decide which snippet files need running, run them, store results.
 
-Each file runs in its own subprocess (``tcguide.runner``) with a timeout, in a scratch
+Each file runs in its own subprocess (``tcguide.capture.runner``) with a timeout, in a scratch
 folder of its own with a minimal environment (``sandbox``) and a fresh compiler cache.
 Files that do not need the GPU to themselves share GPUs and run in parallel;
 ``exclusive`` files get theirs alone. A file's output is replaced, atomically, only
@@ -31,11 +31,11 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from tcguide import processes, shards
+from tcguide.capture import processes, shards
 from tcguide.core import freshness, store
 from tcguide.core import snippet as snippets
 from tcguide.core.errors import GuideError
-from tcguide.sandbox import Sandbox, changed, copy_tooling, snapshot
+from tcguide.capture.sandbox import Sandbox, changed, copy_tooling, snapshot
 
 POLL_S = 0.2
 MARK = "TCGUIDE_CAPTURE"  # in every snippet process's environment, so the driver knows its own
@@ -112,7 +112,7 @@ def discover(paths: list[str], root: Path) -> list[Path]:
 def machine_environment() -> dict:
     """Collect provenance in a subprocess, so this process never imports torch."""
     out = subprocess.run([sys.executable, "-m", "tcguide.core.environment"], capture_output=True, text=True,
-                         timeout=300, env=dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent)))
+                         timeout=300, env=dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2])))
     if out.returncode != 0:
         raise GuideError("tcguide.core.environment", None, f"could not read the environment:\n{out.stderr[-2000:]}")
     return json.loads(out.stdout)
@@ -167,7 +167,7 @@ class Scheduler:
 
 
 def _command(job: Job) -> list[str]:
-    runner = ["-m", "tcguide.runner", str(job.sandbox.script(job.snippet)), job.snippet.path,
+    runner = ["-m", "tcguide.capture.runner", str(job.sandbox.script(job.snippet)), job.snippet.path,
               str(job.result_path), str(job.workdir)]
     if job.req.launcher == "torchrun":
         return [sys.executable, "-m", "torch.distributed.run", "--standalone",
