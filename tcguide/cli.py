@@ -70,7 +70,7 @@ def _notebooks(args) -> int:
 
 
 def _i18n_status(args) -> int:
-    from tcguide import i18n
+    from tcguide.i18n import translations as i18n
 
     site = i18n.Site(Path.cwd())
     rows = i18n.report(site)
@@ -93,7 +93,7 @@ def _i18n_status(args) -> int:
 
 
 def _i18n_stamp(args) -> int:
-    from tcguide import i18n
+    from tcguide.i18n import translations as i18n
 
     site = i18n.Site(Path.cwd())
     for raw in args.pages:
@@ -114,7 +114,7 @@ def _i18n_stamp(args) -> int:
 
 
 def _new_language(args) -> int:
-    from tcguide import scaffold
+    from tcguide.i18n import scaffold
 
     root = project_root(Path.cwd().resolve())
     try:

@@ -99,7 +99,7 @@ def pytest_collection_modifyitems(config, items):
 
 def pytest_terminal_summary(terminalreporter):
     """Report translations that fell behind their English page (a report, not a failure)."""
-    from tcguide import i18n
+    from tcguide.i18n import translations as i18n
 
     rows = [r for r in i18n.report(i18n.Site(ROOT)) if r.state != "up to date"]
     if not rows:

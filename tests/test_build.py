@@ -176,7 +176,7 @@ def bilingual(tmp_path) -> Path:
 
 
 def test_untranslated_and_outdated_pages_tell_the_reader(bilingual):
-    from tcguide import i18n
+    from tcguide.i18n import translations as i18n
 
     (bilingual / "docs" / "en" / "index.md").write_text("# Home\n\nText.\n\n## Part\n\nMore.\n")
     (bilingual / "docs" / "en" / "other.md").write_text("# Other\n\nOnly in English.\n")
@@ -209,7 +209,7 @@ def test_malformed_translation_record_is_a_warning_with_page_and_line(bilingual)
 
 
 def test_messages_on_a_translated_page_count_its_front_matter(bilingual):
-    from tcguide import i18n
+    from tcguide.i18n import translations as i18n
     from tcguide.core.check import check
 
     (bilingual / "docs" / "en" / "index.md").write_text("# Home\n\n[[cell nowhere.py#cell]]\n")

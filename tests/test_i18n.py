@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from tcguide import i18n
+from tcguide.i18n import translations as i18n
 from tcguide.core.errors import GuideError
 
 MKDOCS = """\

@@ -27,7 +27,7 @@ def test_korean_labels_need_no_fallback_particles(lang):
 
 def test_the_status_table_names_pages_by_title_and_languages_by_name_with_links():
     from tcguide import render
-    from tcguide.i18n import Status
+    from tcguide.i18n.translations import Status
 
     rows = [Status("ru", "x.md", "up to date"), Status("ko", "x.md", "missing")]
     out = render.status_table(rows, ["ru", "ko"], "ru", {"x.md": "Compile time"},

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tcguide import i18n, scaffold
+from tcguide.i18n import translations as i18n
+from tcguide.i18n import scaffold
 from tcguide.core.errors import GuideError
 from tests.helpers import ROOT, write_captured
 

@@ -15,7 +15,7 @@ import re
 from pymdownx.slugs import slugify
 
 from tcguide.core.directive import lines_with_code_flag
-from tcguide.i18n import HEADING
+from tcguide.i18n.translations import HEADING
 
 SLUGIFY = slugify(case="lower")  # as mkdocs.yml's toc: slugify
 HAS_ID = re.compile(r"\{\s*#[\w-]+\s*\}\s*$")  # the translator gave it an id already

@@ -14,7 +14,7 @@ import re
 import shutil
 from pathlib import Path
 
-from tcguide import i18n
+from tcguide.i18n import translations as i18n
 from tcguide.core.errors import GuideError
 
 LOCALE = re.compile(r"[a-z]{2,3}(?:_[A-Z]{2})?")
