@@ -62,7 +62,7 @@ def _report(args) -> int:
 
 
 def _notebooks(args) -> int:
-    from tcguide.notebook_export import write_all
+    from tcguide.notebooks.export import write_all
 
     return write_all(project_root(Path.cwd().resolve()), Path(args.out), args.pages, args.lang,
                      args.site_url or os.environ.get("SITE_URL") or "http://127.0.0.1:8000/",

@@ -24,7 +24,7 @@ from urllib.parse import urljoin, urlsplit
 
 from mkdocs.structure.files import File, Files
 
-from tcguide import notebooks
+from tcguide.notebooks import build as notebooks
 from tcguide.core.catalog import Catalog
 
 COLAB = "https://colab.research.google.com/github/{repo}/blob/{branch}/{path}"

@@ -27,7 +27,7 @@ from mkdocs.utils import get_relative_url, meta
 from tcguide import figures, notebook_pages, pagehead, render, search, sitemaps
 from tcguide.i18n import headings
 from tcguide.i18n import translations as i18n
-from tcguide.core import claims, directive, glue
+from tcguide.core import claims, directive, glue, timings
 from tcguide.core.catalog import Catalog
 from tcguide.core.errors import GuideError
 from tcguide.core.labels import label
@@ -197,7 +197,7 @@ class CellsPlugin(BasePlugin[CellsConfig]):
                 return render.status_table(i18n.report(self.site), self.site.languages()[1:], lang,
                                            self._english_titles(), self._url_of(page_url, config))
             if d.kind == "capture-times":
-                return render.capture_times(self.catalog.captures_under(d.file), lang)
+                return timings.capture_times(self.catalog.captures_under(d.file), lang)
             embedded = self.catalog.embed(d.file, d.cell)
         except GuideError as exc:
             problem = GuideError(page_path, d.line, f"{d.text}: {exc}")

@@ -18,6 +18,7 @@ from tcguide.core.labels import DEFAULT as SOURCE_LANGUAGE
 from tcguide.core.labels import label
 from tcguide.core.environment import describe
 from tcguide.core.store import from_lines
+from tcguide.core.timings import duration
 
 FOLD_LINES = 25  # longer outputs fold
 TAIL_LINES = 12  # but their last lines stay in view
@@ -67,16 +68,6 @@ def _foldable(text: str, css: str, lang: str) -> str:
             f'</details>{_pre(tail, css + " tcg-tail")}')
 
 
-def _duration(seconds: float, lang: str) -> str:
-    """A wall time in the page's language: '45 ms', '3.2 s', '2 min 53 s' (and '2 мин 53 с', ...)."""
-    if seconds < 0.1:
-        return label(lang, "ms").format(n=f"{seconds * 1000:.0f}")
-    if seconds < 60:
-        return label(lang, "s").format(n=f"{seconds:.1f}".replace(".", label(lang, "decimal_sep")))
-    whole = round(seconds)
-    return label(lang, "min_s").format(m=whole // 60, s=whole % 60)
-
-
 def source_link(embedded: Embedded, url: str | None, lang: str) -> str:
     """A link to the cell's snippet file in the repository ('' when the site names no repository)."""
     if not url:
@@ -92,7 +83,7 @@ def provenance(embedded: Embedded, lang: str) -> str:
     stamp = capture.captured_at.replace("T", " ")[:16] + " UTC"
     parts = [describe(capture.environment), stamp]
     if record is not None:
-        parts.append(_duration(record.wall_time_s, lang))
+        parts.append(duration(record.wall_time_s, lang))
     env = capture.environment
     if "side_by_side" in env:  # the conditions of a timing: did other files share the machine?
         beside = env["side_by_side"]
@@ -245,15 +236,3 @@ def status_table(rows, languages: list[str], lang: str, titles: dict[str, str] |
         body.append(f"<tr><td>{title}</td>{''.join(tds)}</tr>")
     return (f'<table class="tcg-status"><thead><tr><th>{html.escape(label(lang, "status_page"))}</th>{head}</tr>'
             f'</thead><tbody>{"".join(body)}</tbody></table>\n')
-
-
-def capture_times(captures, lang: str) -> str:
-    """Per snippet file: its cells' total wall time, where and when it was captured."""
-    rows = []
-    for capture in captures:
-        total = sum(c.wall_time_s for c in capture.cells)
-        rows.append(f"<tr><td><code>{html.escape(capture.snippet)}</code></td><td>{len(capture.cells)}</td>"
-                    f"<td>{html.escape(_duration(total, lang))}</td><td>{html.escape(describe(capture.environment))}</td>"
-                    f"<td>{html.escape(capture.captured_at[:10])}</td></tr>")
-    head = "".join(f"<th>{html.escape(label(lang, k))}</th>" for k in ("t_file", "t_cells", "t_time", "t_where", "t_date"))
-    return f'<table class="tcg-times"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>\n'

@@ -11,7 +11,7 @@ import shutil
 import pytest
 from playwright.sync_api import sync_playwright
 
-from tcguide import notebooks
+from tcguide.notebooks import build as notebooks
 from tests.helpers import ROOT, stored_provenance
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]  # the guide, built once per run (conftest)

@@ -9,7 +9,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from tcguide import execution, notebooks
+from tcguide.notebooks import execution
+from tcguide.notebooks import build as notebooks
 from tcguide.core.catalog import Catalog
 from tcguide.core.snippet import load
 from tests.helpers import write_captured

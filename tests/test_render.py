@@ -3,7 +3,7 @@ import base64
 import pytest
 
 from tcguide import render
-from tcguide.core import store
+from tcguide.core import store, timings
 from tcguide.core.catalog import Embedded
 from tcguide.core.errors import GuideError
 from tcguide.core.snippet import parse
@@ -94,7 +94,7 @@ def test_stale_output_is_marked_but_still_shown():
 
 
 def test_durations_read_naturally():
-    assert [render._duration(s, "en") for s in (0.004, 3.21, 59.4, 179.6, 3600)] == [
+    assert [timings.duration(s, "en") for s in (0.004, 3.21, 59.4, 179.6, 3600)] == [
         "4 ms", "3.2 s", "59.4 s", "3 min 0 s", "60 min 0 s"]
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from tcguide import notebooks
+from tcguide.notebooks import build as notebooks
 from tcguide.core.catalog import Catalog
 from tcguide.core.errors import GuideError
 from tcguide.core.labels import DEFAULT
@@ -64,7 +64,7 @@ def write_all(root: Path, out: Path, wanted: list[str], langs: list[str] | None,
         for problem in problems:
             print(f"warning: {problem}", file=sys.stderr)
         if execute:
-            from tcguide import execution
+            from tcguide.notebooks import execution
 
             result = execution.run(notebook, display, timeout=timeout)
             notebook = result.notebook

@@ -27,8 +27,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tcguide import render
-from tcguide.core import claims, directive, glue
+from tcguide.core import claims, directive, glue, timings
 from tcguide.core.catalog import Catalog
 from tcguide.core.errors import GuideError
 from tcguide.core.labels import label
@@ -196,7 +195,7 @@ def _link(match: re.Match, rel: str, lang_root: str) -> str:
 def _directive(nb: _Notebook, d: directive.Directive, catalog: Catalog, later: list[str]) -> None:
     if d.kind == "capture-times":
         try:
-            nb.markdown(render.capture_times(catalog.captures_under(d.file), nb.lang), "capture-times")
+            nb.markdown(timings.capture_times(catalog.captures_under(d.file), nb.lang), "capture-times")
         except GuideError as exc:
             _problem(nb, GuideError(nb.page, d.line, f"{d.text}: {exc}"))
         return

@@ -1,0 +1,31 @@
+"""How long captures took, in the page's language: one wall time, and the table of a folder's
+capture times that a page or its notebook shows for ``[[capture-times folder]]``. Stdlib only."""
+
+from __future__ import annotations
+
+import html
+
+from tcguide.core.environment import describe
+from tcguide.core.labels import label
+
+
+def duration(seconds: float, lang: str) -> str:
+    """A wall time in the page's language: '45 ms', '3.2 s', '2 min 53 s' (and '2 мин 53 с', ...)."""
+    if seconds < 0.1:
+        return label(lang, "ms").format(n=f"{seconds * 1000:.0f}")
+    if seconds < 60:
+        return label(lang, "s").format(n=f"{seconds:.1f}".replace(".", label(lang, "decimal_sep")))
+    whole = round(seconds)
+    return label(lang, "min_s").format(m=whole // 60, s=whole % 60)
+
+
+def capture_times(captures, lang: str) -> str:
+    """Per snippet file: its cells' total wall time, where and when it was captured."""
+    rows = []
+    for capture in captures:
+        total = sum(c.wall_time_s for c in capture.cells)
+        rows.append(f"<tr><td><code>{html.escape(capture.snippet)}</code></td><td>{len(capture.cells)}</td>"
+                    f"<td>{html.escape(duration(total, lang))}</td><td>{html.escape(describe(capture.environment))}</td>"
+                    f"<td>{html.escape(capture.captured_at[:10])}</td></tr>")
+    head = "".join(f"<th>{html.escape(label(lang, k))}</th>" for k in ("t_file", "t_cells", "t_time", "t_where", "t_date"))
+    return f'<table class="tcg-times"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>\n'
