@@ -2,7 +2,7 @@
 
 import pytest
 
-from tcguide.figures import safe_svg
+from tcguide.site.figures import safe_svg
 
 HOSTILE = """<?xml version="1.0" encoding="utf-8"?>
 <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" onload="alert(1)" viewBox="0 0 10 10">

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tcguide import notebook_pages
+from tcguide.site import notebook_pages
 from tcguide.core.labels import LABELS, label
 
 
@@ -26,7 +26,7 @@ def test_korean_labels_need_no_fallback_particles(lang):
 
 
 def test_the_status_table_names_pages_by_title_and_languages_by_name_with_links():
-    from tcguide import render
+    from tcguide.site import render
     from tcguide.i18n.translations import Status
 
     rows = [Status("ru", "x.md", "up to date"), Status("ko", "x.md", "missing")]

@@ -8,7 +8,7 @@ import sys
 import zlib
 from pathlib import Path
 
-from tcguide import render
+from tcguide.site import render
 from tcguide.core import freshness, store
 from tcguide.core.snippet import load
 
@@ -68,7 +68,7 @@ def test_an_output_the_renderer_does_not_know_is_a_page_and_line_problem(tmp_pat
     # A stored output of a kind added to the store but not to the renderer: simulated by a
     # renderer that fails on it.
     bad = site / "bad_render.py"
-    bad.write_text("from tcguide import render\n"
+    bad.write_text("from tcguide.site import render\n"
                    "def broken(*a, **k):\n    raise KeyError('image/webp')\n"
                    "render.outputs = broken\n")
     runner = ("import runpy, sys; sys.path.insert(0, '.'); import bad_render; "

@@ -2,7 +2,7 @@ import base64
 
 import pytest
 
-from tcguide import render
+from tcguide.site import render
 from tcguide.core import store, timings
 from tcguide.core.catalog import Embedded
 from tcguide.core.errors import GuideError

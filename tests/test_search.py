@@ -3,7 +3,7 @@
 import json
 import re
 
-from tcguide import search
+from tcguide.site import search
 
 
 def test_the_glossary_gives_jieba_its_chinese_terms(tmp_path):

@@ -24,7 +24,7 @@ from mkdocs.config import base, config_options as c
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.utils import get_relative_url, meta
 
-from tcguide import figures, notebook_pages, pagehead, render, search, sitemaps
+from tcguide.site import figures, notebook_pages, pagehead, render, search, sitemaps
 from tcguide.i18n import headings
 from tcguide.i18n import translations as i18n
 from tcguide.core import claims, directive, glue, timings
