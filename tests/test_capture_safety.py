@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tcguide.capture import driver as capture_mod
+from tcguide.capture import outcome
 from tcguide.core import store
 from tests.helpers import ROOT, alive, pids_in, wait_for
 
@@ -236,7 +236,7 @@ def test_an_error_inside_the_driver_ends_every_file(project, tmp_path, monkeypat
         wait_for(lambda: pids_in(pids), 90, "the other file to start its child")
         raise RuntimeError("a bug in the driver")
 
-    monkeypatch.setattr(capture_mod, "_finish", broken)
+    monkeypatch.setattr(outcome, "finish", broken)
     assert project.capture(jobs=2) == 70
     assert "internal error in the capture driver" in capsys.readouterr().err
     wait_for(lambda: not alive(pids_in(pids)[0]), 30, "the other file's child to end")

@@ -8,8 +8,8 @@ cell runs, so output of C code and child processes is caught too), warnings,
 matplotlib figures as SVG (with a text description of what each chart shows), any
 exception with its traceback, the values of the variables it glues, and wall time, all
 tidied and capped (``terminal``) and with machine paths neutralised (``normalize``).
-The result file is rewritten atomically after every cell, so the driver knows how far
-a file got even when it crashed or hung.
+The result file (``result``, the contract with the driver) is rewritten atomically after
+every cell, so the driver knows how far a file got even when it crashed or hung.
 
 Nothing the file starts outlives it. The runner adopts every orphaned descendant (it
 is a child subreaper), dies with its parent (a parent-death signal, and a guard
@@ -36,10 +36,10 @@ import types
 import warnings
 from pathlib import Path
 
-from tcguide.capture import processes, terminal
+from tcguide.capture import processes, result, terminal
+from tcguide.capture.result import CellResult, Current, Failure, Leftover, RunResult
 from tcguide.core import snippet as snippets
 from tcguide.capture.normalize import Normalizer
-from tcguide.core.store import write_atomic
 
 SEED = 0
 GLUE_BYTES = 64 * 1024  # of one glued value, as JSON
@@ -90,29 +90,29 @@ class Leftovers:
         for pid in processes.descendants(os.getpid()):
             self.pids.setdefault(pid, cell)
 
-    def running(self) -> list[dict]:
-        found = [{"cell": self.started[t.ident], "what": f"thread {t.name!r}" + (" (daemon)" if t.daemon else "")}
+    def running(self) -> list[Leftover]:
+        found = [Leftover(self.started[t.ident], f"thread {t.name!r}" + (" (daemon)" if t.daemon else ""))
                  for t in threading.enumerate() if t.ident in self.started and t.is_alive()]
         for pid in processes.descendants(os.getpid()):
-            found.append({"cell": self.pids.get(pid, "(after the last cell)"),
-                          "what": f"process {pid}: {processes.command_line(pid)}"})
+            found.append(Leftover(self.pids.get(pid, "(after the last cell)"),
+                                  f"process {pid}: {processes.command_line(pid)}"))
         return found
 
 
 # ---- one cell -----------------------------------------------------------------------
 
 class Recorder:
-    """Keeps the result document and rewrites it after every change."""
+    """Keeps the file's result and rewrites it after every change (rank 0 alone has a path)."""
 
     def __init__(self, path: str | None, display: str):
         self.path = path
-        self.doc = {"snippet": display, "status": "running", "current": None, "cells": [], "failure": None,
-                    "leftovers": [], "packages": {}}
+        self.result = RunResult(display)
 
     def update(self, **changes) -> None:
-        self.doc.update(changes)
+        for name, value in changes.items():
+            setattr(self.result, name, value)
         if self.path:
-            write_atomic(self.path, json.dumps(self.doc, ensure_ascii=False))
+            self.result.write(self.path)
 
 
 def _seed_everything(source: str) -> None:
@@ -245,7 +245,7 @@ class _Streams:
 
 
 def _run_cell(cell: snippets.Cell, compiler: snippets.CellCompiler, snippet_path: str, namespace: dict, log: Path,
-              tidy: Tidy, warnings_caught: list[dict]) -> tuple[dict, dict | None]:
+              tidy: Tidy, warnings_caught: list[dict]) -> tuple[CellResult, Failure | None]:
     """Run one cell; returns its record and, if it did not behave as declared, the failure."""
     # Compiled on its own (the runner's __future__ imports don't leak in); the compiler keeps
     # the __future__ flags a cell sets for the cells after it, as a script would.
@@ -271,17 +271,16 @@ def _run_cell(cell: snippets.Cell, compiler: snippets.CellCompiler, snippet_path
         outputs.append(formatted)
         if not formatted["expected"]:
             wanted = f" (declared raises={cell.raises})" if cell.raises else ""
-            failure = {"kind": "exception", "cell": cell.name, "line": cell.line,
-                       "message": f"{formatted['ename']}: {formatted['evalue']}{wanted}".strip(),
-                       "traceback": formatted["traceback"]}
+            failure = Failure(result.EXCEPTION, cell.name, cell.line,
+                              f"{formatted['ename']}: {formatted['evalue']}{wanted}".strip(), formatted["traceback"])
     elif cell.raises:
-        failure = {"kind": "no-exception", "cell": cell.name, "line": cell.line,
-                   "message": f"declared raises={cell.raises} but the cell finished without raising"}
-    record = {"name": cell.name, "outputs": outputs, "wall_time_s": elapsed}
+        failure = Failure(result.NO_EXCEPTION, cell.name, cell.line,
+                          f"declared raises={cell.raises} but the cell finished without raising")
+    record = CellResult(cell.name, outputs, elapsed)
     if cell.glue and failure is None:
-        record["glue"], problem = _glued(cell, namespace)
+        record.glue, problem = _glued(cell, namespace)
         if problem:
-            failure = {"kind": "glue", "cell": cell.name, "line": cell.line, "message": problem}
+            failure = Failure(result.GLUE, cell.name, cell.line, problem)
     return record, failure
 
 
@@ -390,17 +389,17 @@ def run(snippet_path: str, display: str, result_path: str, logs: str) -> int:
     warnings.showwarning = record_warning
     compiler = snippets.CellCompiler()
     leftovers = Leftovers()
-    cells: list[dict] = []
+    cells: list[CellResult] = []
     status = 0
     for index, cell in enumerate(snippet_file.cells):
         log = f"rank{rank}-cell{index}.log"
-        recorder.update(current={"name": cell.name, "line": cell.line, "log": log})
+        recorder.update(current=Current(cell.name, cell.line, log))
         caught.clear()
         record, failure = _run_cell(cell, compiler, snippet_path, main.__dict__, Path(logs) / log, tidy, caught)
         cells.append(record)
         leftovers.after(cell.name)
         if failure:
-            recorder.update(cells=cells, status="failed", failure=failure)
+            recorder.update(cells=cells, status=result.FAILED, failure=failure)
             status = 1
             break
         recorder.update(cells=cells)
@@ -410,7 +409,7 @@ def run(snippet_path: str, display: str, result_path: str, logs: str) -> int:
     running = leftovers.running()
     processes.end_descendants()
     recorder.update(leftovers=running, packages=imported_distributions(),
-                    **({} if status else {"status": "complete", "current": None}))
+                    **({} if status else {"status": result.COMPLETE, "current": None}))
     sys.stdout.flush(); sys.stderr.flush()
     os._exit(status)
 
