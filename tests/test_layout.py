@@ -109,3 +109,9 @@ def test_capture_and_core_import_the_standard_library_alone():
                 continue
             wrong.append(f"{module} imports {name}")
     assert not wrong, "\n".join(wrong)
+
+
+def test_no_module_is_over_the_size_that_holds_one_job():
+    sizes = {module: len(path.read_text(encoding="utf-8").splitlines()) for module, path in _modules().items()}
+    over = {module: lines for module, lines in sizes.items() if lines > MAX_LINES}
+    assert not over, f"over {MAX_LINES} lines (split each by job): {over}"

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from tcguide import cli
-from tcguide.capture import report
+from tcguide.capture import report, report_compare, report_sides
 
 BENCH = """
     # %% measure glue=t
@@ -190,14 +190,14 @@ def test_a_long_report_is_cut_at_a_line_and_says_how_to_see_it_whole():
 @pytest.mark.parametrize("path, count", [("t.graphs", True), ("before.breaks", True), ("n_recompiles", True),
                                          ("trace.records.dynamo_output_graph", True), ("t.peak_mib", False)])
 def test_counts_are_named_by_their_keys(path, count):
-    assert report._is_count(path) is count
+    assert report_compare._is_count(path) is count
 
 
 def test_a_narrower_range_that_leaves_out_the_earlier_median_is_flagged_and_said_so():
-    old = report.Values(timings={"t": (1.0, 0.5, 1.5)}, numbers={"t.ms": 1.0, "t.p10": 0.5, "t.p90": 1.5})
-    new = report.Values(timings={"t": (1.3, 1.25, 1.35)}, numbers={"t.ms": 1.3, "t.p10": 1.25, "t.p90": 1.35})
-    result = report.Comparison(report.Side("REF", None), report.Side("now", None))
-    report._compare_values(result, "a.py", old, new)
+    old = report_compare.Values(timings={"t": (1.0, 0.5, 1.5)}, numbers={"t.ms": 1.0, "t.p10": 0.5, "t.p90": 1.5})
+    new = report_compare.Values(timings={"t": (1.3, 1.25, 1.35)}, numbers={"t.ms": 1.3, "t.p10": 1.25, "t.p90": 1.35})
+    result = report_compare.Comparison(report_sides.Side("REF", None), report_sides.Side("now", None))
+    report_compare._compare_values(result, "a.py", old, new)
     assert result.timings == [("a.py", "t", (1.0, 0.5, 1.5), (1.3, 1.25, 1.35), "earlier median below the new range")]
     assert (result.medians_left, result.ranges_left) == (0, 1)
     assert (result.moved_numbers, result.compared_numbers) == (2, 3)  # ms +30 %, p10 +150 %, p90 -10 %
