@@ -1,7 +1,12 @@
-"""Where a capture ran: GPU model and count, driver, CUDA, torch, torchvision, Python.
+"""Where a capture ran: GPU model and count, driver, CUDA, torch, torchvision, Triton, Python,
+the host CPU, and how it ran (compile threads, files side by side).
 
-Run as ``python3 -m tcguide.core.environment`` (in a subprocess, so the capture driver
-itself never imports torch or touches CUDA); prints one JSON object.
+``Environment`` is that record, read from what a stored output holds (``Environment.of``):
+``fingerprint()`` is the part that decides what a file prints, and so the freshness policy in
+one place; ``describe()`` the short label the site and notebooks show. ``collect()`` reads this
+machine's, run as ``python3 -m tcguide.core.environment`` (in a subprocess, so the capture
+driver itself never imports torch or touches CUDA), which prints it as one JSON object.
+Stdlib only.
 """
 
 from __future__ import annotations
@@ -10,6 +15,7 @@ import json
 import platform
 import shutil
 import subprocess
+from dataclasses import dataclass, field
 from importlib import metadata
 
 from tcguide.core.store import FORMAT
@@ -46,7 +52,57 @@ def host_cpu() -> str:
     return platform.processor() or ""
 
 
+# How it ran, not what it ran on. The host CPU is recorded (host-side time depends on it) but,
+# like the driver's patch level, is no reason to recapture: machines of one GPU model differ in it.
+CONDITIONS = {"captured_at", "compile_threads", "side_by_side", "host_cpu"}
+
+
+@dataclass(frozen=True)
+class Environment:
+    """The environment a stored output records, by name (kept as recorded: a key this tooling
+    does not name still counts in the fingerprint)."""
+
+    recorded: dict = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, recorded: dict) -> "Environment":
+        return cls(dict(recorded))
+
+    @classmethod
+    def collect(cls) -> "Environment":
+        """This machine's environment (imports torch: run it in a process of its own)."""
+        return cls(collect())
+
+    def fingerprint(self) -> dict:
+        """The environment as far as it decides what a file prints.
+
+        Neither a driver's patch level nor Python's does: the driver counts by its major version,
+        Python by major.minor; how it ran (``CONDITIONS``) does not count at all."""
+        found = {k: v for k, v in self.recorded.items() if k not in CONDITIONS}
+        if found.get("driver"):
+            found["driver"] = str(found["driver"]).split(".")[0]
+        if found.get("python"):
+            found["python"] = ".".join(str(found["python"]).split(".")[:2])
+        return found
+
+    def describe(self) -> str:
+        """A short human label: '2 × NVIDIA H200 · torch 2.11.0 · CUDA 13.0'."""
+        env = self.recorded
+        parts = []
+        if env.get("gpu"):
+            count = env.get("gpu_count", 1)
+            parts.append(f"{count} × {env['gpu']}" if count > 1 else env["gpu"])
+        else:
+            parts.append("CPU")
+        if env.get("torch"):
+            parts.append("torch " + env["torch"].split("+")[0])
+        if env.get("cuda"):
+            parts.append("CUDA " + env["cuda"])
+        return " · ".join(parts)
+
+
 def collect() -> dict:
+    """This machine's environment, as a stored output records it."""
     env = {
         "python": platform.python_version(),
         "host_cpu": host_cpu(),
@@ -65,21 +121,6 @@ def collect() -> dict:
         env["gpu"] = torch.cuda.get_device_name(0)
         env["driver"] = _driver()
     return env
-
-
-def describe(env: dict) -> str:
-    """A short human label: '2 × NVIDIA H200 · torch 2.11.0 · CUDA 13.0'."""
-    parts = []
-    if env.get("gpu"):
-        count = env.get("gpu_count", 1)
-        parts.append(f"{count} × {env['gpu']}" if count > 1 else env["gpu"])
-    else:
-        parts.append("CPU")
-    if env.get("torch"):
-        parts.append("torch " + env["torch"].split("+")[0])
-    if env.get("cuda"):
-        parts.append("CUDA " + env["cuda"])
-    return " · ".join(parts)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ An output is fresh when none of its inputs changed since the capture:
 
 and, where it is known (on the machine that captures, not on a docs build):
 
-- the environment it ran in (GPU model and count, driver major version, CUDA, Python's
+- the environment it ran in (``Environment.fingerprint``: GPU model and count, driver major version, CUDA, Python's
   major.minor version, torch, torchvision, triton);
 - the version of every distribution the file imported (torch, numpy, scipy, ...), as far as
   this Python finds it on its own path (a package vendored inside another, such as
@@ -27,11 +27,8 @@ from __future__ import annotations
 from importlib import metadata
 from pathlib import Path
 
+from tcguide.core.environment import Environment
 from tcguide.core.snippet import SnippetFile
-
-# How it ran, not what it ran on. The host CPU is recorded (host-side time depends on it) but,
-# like the driver's patch level, is no reason to recapture: machines of one GPU model differ in it.
-CONDITIONS = {"captured_at", "compile_threads", "side_by_side", "host_cpu"}
 
 # What the capture tooling stores for a given snippet file, as a version: bump it in the same
 # change that alters what ends up in a stored output (what the runner records, how it tidies
@@ -67,19 +64,6 @@ def inputs(snippet_file: SnippetFile) -> dict:
         "depends": {shown: sha for shown, (_, sha) in sorted(snippet_file.depends.items())},
         "tooling": tooling_mark(),
     }
-
-
-def fingerprint(env: dict) -> dict:
-    """The environment as far as it decides what a file prints.
-
-    Neither a driver's patch level nor Python's does: the driver counts by its major version,
-    Python by major.minor."""
-    found = {k: v for k, v in env.items() if k not in CONDITIONS}
-    if found.get("driver"):
-        found["driver"] = str(found["driver"]).split(".")[0]
-    if found.get("python"):
-        found["python"] = ".".join(str(found["python"]).split(".")[:2])
-    return found
 
 
 def installed_versions() -> dict[str, str]:
@@ -119,7 +103,7 @@ def stale(snippet_file: SnippetFile, capture, machine_env: dict | None = None,
         return (f"was captured with {was} of the capture tooling; this checkout stores "
                 f"output version {OUTPUT_VERSION} (the output is stale)")
     if machine_env is not None:
-        old, new = fingerprint(capture.environment), fingerprint(machine_env)
+        old, new = Environment.of(capture.environment).fingerprint(), Environment.of(machine_env).fingerprint()
         changed = [f"{k} {old.get(k) or '-'} → {new.get(k) or '-'}" for k in sorted(set(old) | set(new))
                    if old.get(k) != new.get(k)]
         if changed:

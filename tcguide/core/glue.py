@@ -28,7 +28,7 @@ from tcguide.core import directive
 from tcguide.core.catalog import Catalog
 from tcguide.core.errors import GuideError
 from tcguide.core.labels import label
-from tcguide.core.environment import describe
+from tcguide.core.environment import Environment
 
 TOKEN = re.compile(r"\{\{(?P<body>[^{}\n]*)\}\}")
 REFERENCE = re.compile(
@@ -133,7 +133,7 @@ def resolve(ref: Reference, catalog: Catalog, page: str) -> Resolved:
             raise fail(f"{walked} has no '{key}' (it has: {have})")
         walked += "." + key
     stamp = capture.captured_at.replace("T", " ")[:16] + " UTC"
-    return Resolved(value, f"{snippet_file.path}#{cell.name}", f"{describe(capture.environment)} · {stamp}")
+    return Resolved(value, f"{snippet_file.path}#{cell.name}", f"{Environment.of(capture.environment).describe()} · {stamp}")
 
 
 def format_value(value, spec: str | None, lang: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import html
 
-from tcguide.core.environment import describe
+from tcguide.core.environment import Environment
 from tcguide.core.labels import label
 
 
@@ -25,7 +25,7 @@ def capture_times(captures, lang: str) -> str:
     for capture in captures:
         total = sum(c.wall_time_s for c in capture.cells)
         rows.append(f"<tr><td><code>{html.escape(capture.snippet)}</code></td><td>{len(capture.cells)}</td>"
-                    f"<td>{html.escape(duration(total, lang))}</td><td>{html.escape(describe(capture.environment))}</td>"
+                    f"<td>{html.escape(duration(total, lang))}</td><td>{html.escape(Environment.of(capture.environment).describe())}</td>"
                     f"<td>{html.escape(capture.captured_at[:10])}</td></tr>")
     head = "".join(f"<th>{html.escape(label(lang, k))}</th>" for k in ("t_file", "t_cells", "t_time", "t_where", "t_date"))
     return f'<table class="tcg-times"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>\n'

@@ -31,7 +31,7 @@ from tcguide.core import claims, directive, glue, timings
 from tcguide.core.catalog import Catalog
 from tcguide.core.errors import GuideError
 from tcguide.core.labels import label
-from tcguide.core.environment import describe
+from tcguide.core.environment import Environment
 from tcguide.core.snippet import helper_target
 
 NBFORMAT, NBFORMAT_MINOR = 4, 5
@@ -144,7 +144,7 @@ def build(page: str, rel: str, text: str, lang: str, catalog: Catalog, lang_root
                                                              where="{where}") + "*", "about")
     _prose(nb, prose, rel, lang_root)
     environments = [c.environment for c in nb.captures.values()]
-    where = " / ".join(sorted({describe(e) for e in environments})) or "—"
+    where = " / ".join(sorted({Environment.of(e).describe() for e in environments})) or "—"
     for cell in nb.cells:
         if cell["id"] == "about":
             cell["source"] = cell["source"].replace("{where}", where)

@@ -16,7 +16,7 @@ from tcguide.core.catalog import Embedded
 from tcguide.core.errors import GuideError
 from tcguide.core.labels import DEFAULT as SOURCE_LANGUAGE
 from tcguide.core.labels import label
-from tcguide.core.environment import describe
+from tcguide.core.environment import Environment
 from tcguide.core.store import from_lines
 from tcguide.core.timings import duration
 
@@ -81,7 +81,7 @@ def source_link(embedded: Embedded, url: str | None, lang: str) -> str:
 def provenance(embedded: Embedded, lang: str) -> str:
     capture, record = embedded.capture, embedded.record
     stamp = capture.captured_at.replace("T", " ")[:16] + " UTC"
-    parts = [describe(capture.environment), stamp]
+    parts = [Environment.of(capture.environment).describe(), stamp]
     if record is not None:
         parts.append(duration(record.wall_time_s, lang))
     env = capture.environment
