@@ -182,6 +182,8 @@ def main(argv: list[str] | None = None) -> int:
     except GuideError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("interrupted before any snippet file started; nothing was written", file=sys.stderr)
+    except KeyboardInterrupt:  # a capture that started files handles its own signals (capture/loop.py)
+        said = ("interrupted before any snippet file started; nothing was written" if args.func is _capture
+                else f"{args.command}: interrupted")
+        print(said, file=sys.stderr)
         return 130

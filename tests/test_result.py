@@ -31,3 +31,4 @@ def test_a_result_cut_short_or_missing_reads_as_none(tmp_path):
     (tmp_path / "result.json").write_text('{"snippet": "snippets/a.py", "cells": [{"na')
     assert RunResult.read(tmp_path / "result.json") is None
     assert RunResult.read(tmp_path / "none.json") is None
+
