@@ -1,21 +1,15 @@
-"""Tooling of the torch.compile guide.
+"""Tooling of the torch.compile guide, a folder per concern; imports run only downward:
 
-Capture side, stdlib only (it runs on the GPU machine, which has no MkDocs):
-``snippet`` (parse snippet files), ``runner`` (run one file, cell by cell, in a child
-process), ``terminal`` (what a terminal would show, within caps), ``normalize`` (machine
-paths out), ``processes`` (find and end what a file started), ``sandbox`` (scratch folder,
-environment allow-list, checkout check), ``capture`` (decide, schedule and store),
-``shards`` (machine classes, balanced shards), ``merge`` (several runners' outputs into
-one checkout), ``store`` (the output format, validated and digested), ``freshness`` (when
-an output still belongs to its snippet), ``provenance``, ``directive`` (find directives in
-pages), ``catalog`` and ``check``, ``cli``.
-Site side: ``render``, ``labels``, ``plugin`` (MkDocs), ``notebook_pages`` (chapter notebooks
-as mkdocs-jupyter pages) and ``i18n`` (translation status; needs PyYAML). The capture side never
-imports the site side; a test holds it to that. Chapters as notebooks: ``notebooks`` (made from a
-page and its cells) and ``notebook_export`` (the CLI's), stdlib only like the capture side, and
-``execution`` (runs one; needs nbclient and ipykernel).
+    cli ─→ site ─→ i18n, notebooks ─→ core
+     └──→ capture ──────────────────────↗
+
+- ``core``: snippet files, the store, freshness, the environment record, the catalog,
+  directives, glue, claims and check (stdlib only);
+- ``capture``: the capture driver and runner, run on the GPU machine (stdlib only, no MkDocs);
+- ``site``: the MkDocs plugin and what it renders;
+- ``i18n``: translation status, the new-language scaffold, heading anchors;
+- ``notebooks``: chapters as Jupyter notebooks;
+- ``cli``: ``python3 -m tcguide <command>``.
+
+``tests/test_layout.py`` holds the package to this.
 """
-
-from tcguide.core.errors import GuideError
-
-__all__ = ["GuideError"]
