@@ -21,6 +21,7 @@ from pathlib import Path
 from urllib.parse import urljoin
 
 from mkdocs.config import base, config_options as c
+from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.utils import get_relative_url, meta
 
@@ -35,7 +36,17 @@ from tcguide.core.labels import label
 log = logging.getLogger("mkdocs.plugins.tcguide")
 
 
+# The Markdown extensions what the plugin writes into a page needs, and why. (With attr_list as
+# well, a translated heading keeps the English heading's id; without it, the heading its own.)
+REQUIRED_EXTENSIONS = {
+    "pymdownx.highlight": "an embedded cell's code block carries its file, cell name and line numbers",
+    "pymdownx.superfences": "an embedded cell's code block may sit in a list item or an admonition",
+}
+
+
 class CellsConfig(base.Config):
+    enabled = c.Type(bool, default=True)
+    """Off: the plugin does nothing (pages keep their directives as written)."""
     snippets_dir = c.Type(str, default="snippets")
     """Folder of the snippet files, relative to mkdocs.yml."""
     search_lang = c.Type(dict, default={})
@@ -55,8 +66,18 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         super().__init__()
         self.search_indexes: dict[str, dict] = {}  # language -> its search index, kept until all are built
 
+    # The hooks in the order MkDocs calls them: on_config, on_files, then per page
+    # on_page_markdown, the theme's templates (on_post_template), per page on_post_page,
+    # on_post_build; on_serve before serving, on_shutdown at the end.
+
     @event_priority(60)  # before the search plugin's on_config (0) reads its settings
     def on_config(self, config):
+        if not self.config.enabled:
+            return config
+        missing = [f"{name} ({why})" for name, why in REQUIRED_EXTENSIONS.items() if name not in config.markdown_extensions]
+        if missing:
+            raise PluginError("tcguide: mkdocs.yml lacks Markdown extensions the plugin needs: " + "; ".join(missing)
+                              + " — add them under markdown_extensions")
         self.project_root = Path(config.config_file_path).resolve().parent
         self.catalog = Catalog(self.project_root, self.config.snippets_dir)  # fresh on every (re)build
         self.site = i18n.Site(self.project_root, Path(config.docs_dir).name)
@@ -76,17 +97,13 @@ class CellsPlugin(BasePlugin[CellsConfig]):
     # notebook page's wrapper, and decides the language's pages (mkdocs-static-i18n issue 198).
     @event_priority(-110)
     def on_files(self, files, config):
-        if self.config.notebooks:
+        if self.config.enabled and self.config.notebooks:
             self.notebooks = notebook_pages.add(files, config, self.catalog, Path(self.scratch.name), self.project_root)
         return files
 
-    def on_serve(self, server, config, builder):
-        server.watch(str(self.project_root / self.config.snippets_dir))
-        if (self.project_root / claims.FOLDER).is_dir():
-            server.watch(str(self.project_root / claims.FOLDER))
-        return server
-
     def on_page_markdown(self, markdown, page, config, files):
+        if not self.config.enabled:
+            return markdown
         if notebook_pages.is_notebook_page(page):  # mkdocs-jupyter renders it from the notebook
             page.meta["search"] = {"exclude": True}  # its chapter is the search result; the copy would double the index
             return markdown
@@ -119,22 +136,11 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         links = self._notebook_links(notebook, page.url, lang, config) if notebook else ""
         return _after_title(markdown, self._translation_notice(page_path, page.url, lang) + links)
 
-    def on_post_page(self, output, page, config):
-        if search.search_plugin(config) is not None:
-            output = search.page_config(output, search.language_root(self.lang, self.default_lang))
-        if config.site_url:
-            output = pagehead.absolute_alternates(output, urljoin(config.site_url, page.url), i18n.SOURCE)
-        lang = config.theme.get("language") or i18n.SOURCE
-        output = output.replace('title="Permanent link"', f'title="{label(lang, "permalink")}"')
-        if notebook_pages.is_notebook_page(page):
-            output = notebook_pages.finish(output, label(lang, "copied"))
-        return pagehead.title_once(output, config.site_name)
-
     def on_post_template(self, output_content, template_name, config):
         """One 404 page per language: the i18n build writes every language's to the site's root,
         where the last one built won. Each goes to its language's folder instead; the root keeps
         the English one, which shows the reader's language's page when the path names one."""
-        if template_name != "404.html":
+        if not self.config.enabled or template_name != "404.html":
             return output_content
         lang = config.theme.get("language") or i18n.SOURCE
         if search.search_plugin(config) is not None:
@@ -148,8 +154,23 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         script = render.not_found_script(config.site_url or "/", self.site.languages()[1:])
         return output_content.replace("</body>", script + "</body>", 1)
 
+    def on_post_page(self, output, page, config):
+        if not self.config.enabled:
+            return output
+        if search.search_plugin(config) is not None:
+            output = search.page_config(output, search.language_root(self.lang, self.default_lang))
+        if config.site_url:
+            output = pagehead.absolute_alternates(output, urljoin(config.site_url, page.url), i18n.SOURCE)
+        lang = config.theme.get("language") or i18n.SOURCE
+        output = output.replace('title="Permanent link"', f'title="{label(lang, "permalink")}"')
+        if notebook_pages.is_notebook_page(page):
+            output = notebook_pages.finish(output, label(lang, "copied"))
+        return pagehead.title_once(output, config.site_name)
+
     @event_priority(50)  # before the i18n plugin (-100) gathers every language's entries into one index
     def _on_post_build(self, config):
+        if not self.config.enabled:
+            return
         engine = search.search_plugin(config)
         if engine is not None:
             self.search_indexes[self.lang] = search.snapshot(engine)
@@ -164,6 +185,8 @@ class CellsPlugin(BasePlugin[CellsConfig]):
 
     @event_priority(-200)  # after the i18n plugin has built every language and written its combined index
     def _on_post_build_search(self, config):
+        if not self.config.enabled:
+            return
         if search.building_language(config, i18n.SOURCE)[2] or not self.search_indexes:
             return  # a language's build inside the i18n plugin's: the others are still to come
         sizes = search.write_indexes(Path(config.site_dir), self.search_indexes, self.default_lang)
@@ -171,6 +194,14 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         self.search_indexes = {}
 
     on_post_build = CombinedEvent(_on_post_build, _on_post_build_search)
+
+    def on_serve(self, server, config, builder):
+        if not self.config.enabled:
+            return server
+        server.watch(str(self.project_root / self.config.snippets_dir))
+        if (self.project_root / claims.FOLDER).is_dir():
+            server.watch(str(self.project_root / claims.FOLDER))
+        return server
 
     def on_shutdown(self):
         if hasattr(self, "scratch"):
