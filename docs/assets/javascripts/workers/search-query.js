@@ -1,6 +1,6 @@
 // The site's search worker: the theme's own (named in this script's query string, `?theme=`),
 // with each query first normalised for the language of the index it searches. The theme
-// lets a site replace its worker; this one only wraps it (tcguide/search.py sets it up).
+// lets a site replace its worker; this one only wraps it (tcguide/site/search.py sets it up).
 //
 // Why at search time: the theme appends a wildcard to every word of a query (so "recomp"
 // finds "recompile" while one types), and lunr passes a wildcard word to the index as
