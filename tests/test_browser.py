@@ -277,6 +277,9 @@ def test_the_404_page_speaks_the_language_of_the_missing_path_and_keeps_its_styl
     header = page.locator("header.md-header")
     assert header.is_visible()
     assert header.evaluate("e => getComputedStyle(e).position") == "sticky"  # the theme's stylesheet applies
+    heading = {"en": "Page not found", "ru": "Страница не найдена", "zh": "页面不存在", "ko": "페이지를 찾을 수 없습니다"}
+    assert page.locator("article h1").inner_text() == heading[lang]
+    assert "404 - Not found" not in page.content()
 
 
 @pytest.mark.parametrize("lang", ["en", "ru", "zh", "ko"])
@@ -322,3 +325,52 @@ def test_switching_language_keeps_the_section(page, base_url):
     page.get_by_role("link", name="中文").click()
     page.wait_for_url("**/zh/dynamic-shapes/#the-recompile-limit")
     assert page.locator("h2#the-recompile-limit").is_visible()
+
+
+def test_korean_breaks_lines_between_words(page, base_url):
+    page.goto(f"{base_url}/ko/profiling/")
+    assert page.locator("article p").first.evaluate("e => getComputedStyle(e).wordBreak") == "keep-all"
+    assert page.locator("article h1").evaluate("e => getComputedStyle(e).wordBreak") == "keep-all"
+
+
+def test_where_a_figure_or_claim_comes_from_is_reachable_by_tab_and_by_tap(browser, base_url):
+    """The glued figure's and the claim's tooltip as a popover on focus: from the keyboard, and from a tap."""
+    page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    try:
+        page.goto(f"{base_url}/ru/speedups/")
+        figure = page.locator("article .tcg-glue").first
+        figure.focus()
+        popover = page.evaluate("getComputedStyle(document.activeElement, '::after').content")
+        assert popover.strip('"') == figure.get_attribute("title") and popover.startswith('"Измерено')
+        page.keyboard.press("Tab")  # the next stop is the next figure or claim, not a line number
+        assert page.evaluate("document.activeElement.className").startswith(("tcg-glue", "tcg-claim", "tcg-quote"))
+        claim = page.locator("article .tcg-claim").first
+        claim.scroll_into_view_if_needed()
+        claim.tap()
+        assert page.evaluate("document.activeElement.dataset.claim") == claim.get_attribute("data-claim")
+        shown = page.evaluate("getComputedStyle(document.activeElement, '::after').content")
+        assert "Утверждение проверено по измеренным значениям" in shown
+    finally:
+        page.close()
+
+
+def test_line_numbers_and_log_prefixes_are_not_tab_stops(page, base_url):
+    page.goto(f"{base_url}/troubleshooting/")
+    stops = page.evaluate("""[...document.querySelectorAll('a[href], [tabindex], button, input, summary')]
+        .filter(e => e.tabIndex >= 0 && e.offsetParent !== null)""" + ".map(e => e.className || e.tagName)")
+    assert not [s for s in stops if "tcg-log-prefix" in s]
+    assert page.locator(".linenodiv a[tabindex='0'], .linenos a:not([tabindex='-1'])").count() == 0
+    assert page.locator("pre.tcg-log[tabindex='0']").count() >= 1  # one stop per log shows its prefixes
+    assert len(stops) < 300, len(stops)  # 532 before: one stop per log line
+
+
+def test_tracebacks_wrap_on_a_phone(browser, base_url):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    try:
+        page.goto(f"{base_url}/troubleshooting/")
+        tracebacks = page.locator("pre.tcg-traceback")
+        assert tracebacks.count() > 0
+        for i in range(tracebacks.count()):
+            assert tracebacks.nth(i).evaluate("e => e.scrollWidth <= e.clientWidth + 1"), i
+    finally:
+        page.close()
