@@ -1,5 +1,6 @@
 import pytest
 
+from tcguide.core import directive
 from tcguide.core.directive import find, replace
 
 PAGE = """\
@@ -72,3 +73,24 @@ def test_a_directive_in_indented_code_is_code_not_a_typo(page):
 def test_a_directive_a_few_spaces_in_is_still_a_typo():
     (error,) = find("   [[cel a.py#b]]\n", "p.md")[1]
     assert error.line == 1
+
+
+@pytest.mark.parametrize("text", [
+    "---\ntitle: A\n---\n\n# Page\n",
+    "\ufeff---\ntitle: A\n---\n# Page\n",  # a byte order mark: MkDocs drops it, the old check did not
+    "---\r\ntitle: A\r\n---\r\n\r\n# Page\r\n",  # CRLF line ends
+    "---  \ntitle: A\n...\n# Page\n",  # blanks after the opening '---' and a '...' end: YAML allows both
+    "# Page\n\n---\n\ntext\n",  # a rule later on is no front matter
+])
+def test_front_matter_is_the_one_mkdocs_strips(text):
+    """One definition of front matter: the body check and the translations read is the Markdown MkDocs
+    hands the plugin, and the line numbers they report are the file's."""
+    from mkdocs.utils import meta
+
+    markdown, _ = meta.get_data(directive.page_text(text))
+    yaml_text, body, first = directive.front_matter(text)
+    assert body.lstrip("\n") == markdown
+    assert (yaml_text is None) == (markdown == directive.page_text(text))
+    skipped = directive.stripped_lines(text)
+    assert directive.page_text(text).splitlines()[skipped:] == markdown.splitlines()
+    assert first <= skipped + 1

@@ -47,10 +47,13 @@ def discover(paths: list[str], root: Path) -> list[Path]:
         path = Path(raw)
         if not path.resolve().is_relative_to(root.resolve()):
             raise GuideError(raw, None, "is outside the checkout", f"name snippet files under {root}")
+        top = root / snippets.FOLDER if path.resolve().is_relative_to((root / snippets.FOLDER).resolve()) else path
         if path.is_dir():
-            found.extend(p for p in sorted(path.rglob("*.py"))
-                         if not any(part.startswith("_") for part in p.relative_to(path).parts))
+            found.extend(snippets.snippet_files(path, top if top != path else None))
         elif path.is_file():
+            if snippets.is_helper(path.resolve().relative_to(Path(top).resolve())):
+                raise GuideError(raw, None, "is a helper module (a name starting with '_'), not a snippet file: "
+                                 "it is never captured", "capture the snippet files that import it")
             found.append(path)
         else:
             raise GuideError(raw, None, "no such snippet file or folder", "check the path")

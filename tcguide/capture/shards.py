@@ -13,24 +13,19 @@ Stdlib only.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from tcguide.core import settings
 from tcguide.core.errors import GuideError
 
-DEFAULT_MACHINE = "h100"
 START_S = 10.0  # starting a runner process: Python, imports, the first CUDA context
 NEW_FILE_S = 120.0  # a file with no recorded time
 
 
 def project_machine(root: Path) -> str:
-    """The project's default machine class, from pyproject.toml."""
-    try:
-        with open(root / "pyproject.toml", "rb") as handle:
-            return str(tomllib.load(handle).get("tool", {}).get("tcguide", {}).get("machine", DEFAULT_MACHINE))
-    except (OSError, tomllib.TOMLDecodeError):
-        return DEFAULT_MACHINE
+    """The project's default machine class, from pyproject.toml (``core.settings``)."""
+    return settings.load(root).machine
 
 
 @dataclass(frozen=True)

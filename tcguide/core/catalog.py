@@ -28,11 +28,6 @@ class Embedded:
         return self.capture.cell(self.cell.name) if self.capture else None
 
 
-def _is_helper(name: str) -> bool:
-    """A module under snippets/ that snippet files import, not one capture runs (a '_' in its path)."""
-    return any(part.startswith("_") for part in Path(name).parts)
-
-
 class Catalog:
     def __init__(self, project_root: str | Path, folder: str = "snippets"):
         self.folder = folder
@@ -41,13 +36,12 @@ class Catalog:
         self._captures: dict[str, tuple[store.Capture | None, GuideError | None]] = {}
 
     def files(self) -> list[str]:
-        return sorted(str(p.relative_to(self.root)) for p in self.root.rglob("*.py")
-                      if not _is_helper(str(p.relative_to(self.root))))
+        return sorted(str(p.relative_to(self.root)) for p in snippets.snippet_files(self.root))
 
     def snippet(self, name: str) -> snippets.SnippetFile:
         """A snippet file by its path under snippets/; GuideError if there is none, or if the path
         names a helper module (one page embeds and quotes snippet files only, for check and build alike)."""
-        if _is_helper(name):
+        if snippets.is_helper(name):
             raise GuideError(f"{self.folder}/{name}", None,
                              "is a helper module (a name starting with '_'), not a snippet file: it is never captured",
                              "embed or quote a cell of the snippet file that uses it")

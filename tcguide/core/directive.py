@@ -25,7 +25,9 @@ TIMES = re.compile(r"^\[\[capture-times (?P<folder>[A-Za-z0-9_][\w./-]*)\]\]\s*$
 LOOKS_LIKE = re.compile(r"^ {0,3}\[\[\s*\w")
 FENCE = re.compile(r"^\s*(?P<fence>`{3,}|~{3,})")
 HEADING = re.compile(r"^(?P<hashes>#{1,6})\s+(?P<text>.+?)\s*#*\s*$")  # an ATX heading
-FRONT_MATTER = re.compile(r"\A---\n(?P<yaml>.*?\n)---\n", re.S)  # a page's YAML front matter
+# A page's YAML front matter, as MkDocs reads it: '---' (trailing blanks allowed), the YAML, and
+# '---' or '...'. The one definition: check, the translations, notebooks and the build all use it.
+FRONT_MATTER = re.compile(r"\A-{3}[ \t]*\n(?P<yaml>.*?\n)(?:\.{3}|-{3})[ \t]*\n", re.S)
 SYNTAX = "write it as [[cell FILE.py#cell-name]] (or [[i18n-status]]) at the start of a line"
 
 
@@ -47,12 +49,34 @@ class Directive:
                 "capture-times": f"[[capture-times {self.file}]]"}[self.kind]
 
 
-def body(text: str) -> tuple[str, int]:
-    """A page without its front matter, and the file's line number of the body's first line."""
+def page_text(text: str) -> str:
+    """A page's text as MkDocs hands it over: no byte order mark, '\\n' line ends."""
+    return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+
+
+def front_matter(text: str) -> tuple[str | None, str, int]:
+    """(the front matter's YAML or None, the page without it, the file's line number of the body's
+    first line). A BOM or CRLF line ends change nothing, as in MkDocs."""
+    text = page_text(text)
     match = FRONT_MATTER.match(text)
     if not match:
-        return text, 1
-    return text[match.end():], text[: match.end()].count("\n") + 1
+        return None, text, 1
+    return match["yaml"], text[match.end():], text[: match.end()].count("\n") + 1
+
+
+def body(text: str) -> tuple[str, int]:
+    """A page without its front matter, and the file's line number of the body's first line."""
+    _, rest, first = front_matter(text)
+    return rest, first
+
+
+def stripped_lines(text: str) -> int:
+    """How many lines of a page's file come before the Markdown MkDocs hands to plugins: its
+    front matter, which MkDocs strips along with the blank lines after it."""
+    yaml_text, rest, first = front_matter(text)
+    if yaml_text is None:
+        return 0
+    return first - 1 + len(rest) - len(rest.lstrip("\n"))
 
 
 def lines_with_code_flag(text: str, start: int = 1):

@@ -141,7 +141,22 @@ def _module_files(folder: Path, dotted: str) -> list[Path]:
     return files
 
 
+FOLDER = "snippets"  # where the snippet files live, below the project root
 SHARED = "_shared"  # a folder of helper modules for every snippet file below the folder holding it
+
+
+def is_helper(name: str | Path) -> bool:
+    """A module under snippets/ that snippet files import, not one capture runs: a name starting
+    with '_' anywhere in its path below snippets/ (``_shared/timing.py``, ``topic/_common.py``)."""
+    return any(part.startswith("_") for part in Path(name).parts)
+
+
+def snippet_files(folder: Path, top: Path | None = None) -> list[Path]:
+    """The snippet files under ``folder`` (every .py file but the helpers), sorted. ``top`` is the
+    snippets/ folder the helper rule counts from (default: ``folder``), so that naming
+    ``snippets/_shared`` finds no snippet file in it."""
+    top = top or folder
+    return [p for p in sorted(folder.rglob("*.py")) if not is_helper(p.relative_to(top))]
 
 
 def import_roots(folder: Path, display: str) -> list[tuple[Path, str]]:

@@ -15,6 +15,8 @@ import shutil
 from pathlib import Path
 
 from tcguide.i18n import translations as i18n
+from tcguide.core import languages
+from tcguide.i18n import glossary as glossaries
 from tcguide.core.errors import GuideError
 
 LOCALE = re.compile(r"[a-z]{2,3}(?:_[A-Z]{2})?")
@@ -45,32 +47,16 @@ Wrong or ambiguous words that a page must not use; `make test` fails on a page t
 
 def _languages_block_end(lines: list[str]) -> int:
     """The index of the line after the last entry of the i18n plugin's ``languages`` list."""
-    start = next((i for i, l in enumerate(lines) if re.match(r"\s*- i18n:\s*$", l)), None)
-    if start is None:
+    block = languages.plugin_block(lines)
+    if block is None:
         raise GuideError("mkdocs.yml", None, "has no i18n plugin", "add mkdocs-static-i18n to its plugins")
-    indent = len(lines[start]) - len(lines[start].lstrip())
-    for i in range(start + 1, len(lines)):
-        stripped = lines[i].lstrip()
-        if stripped and not stripped.startswith("#") and len(lines[i]) - len(stripped) <= indent:
-            return i  # the next plugin
-    return len(lines)
+    return block[1]
 
 
 def _glossary_rows(root: Path) -> str:
     """The English terms of the first glossary there is, with empty translations."""
-    for existing in sorted((root / "i18n").glob("glossary-*.md")):
-        rows = []
-        inside = False
-        for line in existing.read_text(encoding="utf-8").splitlines():
-            if line.startswith("## "):
-                inside = False
-            if line.startswith("| English"):
-                inside = True
-                continue
-            cells = [c.strip() for c in line.strip("|").split("|")] if inside and line.startswith("|") else []
-            if cells and not set(cells[0]) <= set("-: "):
-                rows.append(f"| {cells[0]} |  |  |")
-        return "\n".join(rows) + "\n"
+    for existing in sorted((root / glossaries.FOLDER).glob("glossary-*.md")):
+        return "".join(f"| {term} |  |  |\n" for term in glossaries.english_terms(existing)) or "\n"
     return ""
 
 

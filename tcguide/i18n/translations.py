@@ -27,10 +27,12 @@ from pathlib import Path
 
 import yaml
 
-from tcguide.core import directive, glue
+from tcguide.core import directive, glue, languages
+from tcguide.core.labels import DEFAULT
+from tcguide.i18n import glossary
 from tcguide.core.errors import GuideError
 
-SOURCE = "en"
+SOURCE = DEFAULT  # the language pages are written in first (core.labels)
 MOSTLY_ENGLISH = 0.5  # a stamped page whose prose has a larger share of English words is not translated
 LATIN_WORD = re.compile(r"\b[A-Za-z][a-z]+\b")  # a lower-case English word (TorchDynamo, CUDA, API names are not)
 NATIVE = {"ru": re.compile(r"[А-Яа-яЁё]+"), "zh": re.compile(r"[\u4e00-\u9fff]{1,2}"),
@@ -39,7 +41,6 @@ OTHER_SCRIPT = re.compile(r"[^\W\d_A-Za-z]+")  # a language without its own rule
 CODE_SPAN = glue.CODE_SPAN
 MARKUP = re.compile(r"<[^>]+>|\]\([^)]*\)|https?://\S+")
 HEADING = directive.HEADING
-FRONT_MATTER = directive.FRONT_MATTER
 STAMP = "make i18n-stamp PAGE={page}"
 
 
@@ -75,19 +76,17 @@ def _normal(text: str) -> str:
 
 def read_page(path: Path, display: str) -> Page:
     text = path.read_text(encoding="utf-8")
-    front, body, body_line = {}, text, 1
-    match = FRONT_MATTER.match(text)
-    if match:
+    front = {}
+    yaml_text, body, body_line = directive.front_matter(text)
+    if yaml_text is not None:
         try:
-            front = yaml.safe_load(match["yaml"]) or {}
+            front = yaml.safe_load(yaml_text) or {}
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             raise GuideError(display, (mark.line + 2) if mark else 1, "malformed front matter",
                              "fix the YAML between the '---' lines") from None
         if not isinstance(front, dict):
             raise GuideError(display, 1, "front matter is not a mapping", "write it as 'key: value' lines")
-        body = text[match.end():]
-        body_line = text[: match.end()].count("\n") + 1
     page = Page(display, front, body, body_line)
     found, _ = directive.find(text, display)
     page.directives = [d for d in found if d.kind == "cell"]
@@ -115,13 +114,8 @@ class Site:
     docs: str = "docs"
 
     def languages(self) -> list[str]:
-        """Locales configured for mkdocs-static-i18n, English first."""
-        config = yaml.load((self.root / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_Loader)
-        for plugin in config.get("plugins", []):
-            if isinstance(plugin, dict) and "i18n" in plugin:
-                locales = [lang["locale"] for lang in plugin["i18n"]["languages"]]
-                return [SOURCE] + [l for l in locales if l != SOURCE]
-        return [SOURCE]
+        """Locales configured for mkdocs-static-i18n, English first (``core.languages``)."""
+        return languages.configured(self.root)
 
     def pages(self) -> list[str]:
         """English pages, relative to docs/en."""
@@ -143,14 +137,6 @@ class Site:
 
     def read(self, lang: str, page: str) -> Page:
         return read_page(self.path(lang, page), self.display(lang, page))
-
-
-class _Loader(yaml.SafeLoader):
-    """Reads mkdocs.yml, ignoring the python tags MkDocs configs may hold."""
-
-
-_Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
-_Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
 
 
 # ---- status ---------------------------------------------------------------------------
@@ -284,23 +270,9 @@ def _figure_problems(translated: Page, english: Page) -> list[GuideError]:
 
 # ---- glossary -------------------------------------------------------------------------
 
-FORBIDDEN_HEADING = "## Forbidden variants"
-
-
 def forbidden_variants(site: Site, lang: str) -> list[tuple[str, str, int]]:
     """(variant, what to write instead, line) from the glossary's 'Forbidden variants' table."""
-    path = site.root / "i18n" / f"glossary-{lang}.md"
-    if not path.exists():
-        return []
-    variants, inside = [], False
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if line.startswith("## "):
-            inside = line.strip() == FORBIDDEN_HEADING
-            continue
-        cells = [c.strip() for c in line.strip().strip("|").split("|")] if inside and line.startswith("|") else []
-        if len(cells) >= 2 and not set(cells[0]) <= set("-: ") and cells[0].lower() != "variant":
-            variants.append((cells[0].strip("«»`\"'"), cells[1], number))
-    return variants
+    return glossary.forbidden_variants(glossary.path(site.root, lang))
 
 
 def glossary_problems(site: Site, lang: str) -> list[GuideError]:

@@ -23,11 +23,10 @@ from __future__ import annotations
 import json
 import posixpath
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tcguide.core import claims, directive, glue, timings
+from tcguide.core import claims, directive, glue, settings, timings
 from tcguide.core.catalog import Catalog
 from tcguide.core.errors import GuideError
 from tcguide.core.labels import label
@@ -44,16 +43,7 @@ KEPT = "_tcguide_names"  # where a notebook keeps the names of a file that goes 
 def needs_cuda(root: Path) -> dict[str, str]:
     """The cells that cannot run without CUDA, with why: ``[tool.tcguide.needs-cuda]`` in pyproject.toml
     maps "topic/file.py" (all its cells) or "topic/file.py#cell" to a reason."""
-    try:
-        with open(root / "pyproject.toml", "rb") as handle:
-            table = tomllib.load(handle).get("tool", {}).get("tcguide", {}).get("needs-cuda", {})
-    except FileNotFoundError:
-        return {}
-    except tomllib.TOMLDecodeError as exc:
-        raise GuideError(str(root / "pyproject.toml"), None, f"malformed TOML ({exc})") from None
-    if not all(isinstance(v, str) for v in table.values()):
-        raise GuideError("pyproject.toml", None, "[tool.tcguide.needs-cuda] must map cells to reasons (text)")
-    return table
+    return settings.load(root).needs_cuda
 
 
 def is_chapter(text: str) -> bool:

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from tcguide.notebooks import build as notebooks
+from tcguide.core import languages as core_languages
 from tcguide.core.catalog import Catalog
 from tcguide.core.errors import GuideError
 from tcguide.core.labels import DEFAULT
@@ -19,9 +20,8 @@ DOCS = "docs"
 
 
 def languages(root: Path) -> list[str]:
-    """The languages of the docs: folders of docs/ holding pages, the default one first."""
-    found = sorted(p.name for p in (root / DOCS).iterdir() if p.is_dir() and any(p.glob("*.md")))
-    return sorted(found, key=lambda lang: lang != DEFAULT)
+    """The languages of the site, the default one first (``core.languages``)."""
+    return core_languages.configured(root)
 
 
 def chapters(root: Path, wanted: list[str], langs: list[str]) -> list[tuple[str, Path]]:

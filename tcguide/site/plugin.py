@@ -23,7 +23,7 @@ from urllib.parse import urljoin
 from mkdocs.config import base, config_options as c
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
-from mkdocs.utils import get_relative_url, meta
+from mkdocs.utils import get_relative_url
 
 from tcguide.site import figures, notebook_pages, pagehead, render, search, sitemaps
 from tcguide.i18n import headings
@@ -109,7 +109,7 @@ class CellsPlugin(BasePlugin[CellsConfig]):
             return markdown
         page_path = self._page_path(page)
         lang = config.theme.get("language") or i18n.SOURCE  # mkdocs-static-i18n sets it per language built
-        offset = _front_matter_lines(page)  # messages name the file's own lines
+        offset = directive.stripped_lines(page.file.content_string)  # messages name the file's own lines
         checked, wrong = claims.check_page(markdown, self.project_root, self.catalog, page_path, lang, offset + 1)
         if lang == i18n.SOURCE:
             wrong += claims.unused(self.project_root, claims.page_stem(page_path),
@@ -324,17 +324,6 @@ def _translated_sections(site: i18n.Site, lang: str, page: str, changes) -> list
         name = change.split(": ", 1)[-1].split(" → ")[-1]
         names.append(by_english.get(name, name))
     return names
-
-
-def _front_matter_lines(page) -> int:
-    """How many lines of the page's file come before the Markdown MkDocs hands to plugins:
-    its front matter, which MkDocs strips along with the blank lines after it."""
-    source = page.file.content_string
-    match = meta.YAML_RE.match(source)
-    if not match:
-        return 0
-    rest = source[match.end():]
-    return source[: match.end()].count("\n") + len(rest) - len(rest.lstrip("\n"))
 
 
 def _after_title(markdown: str, block: str) -> str:

@@ -27,6 +27,8 @@ import re
 import tempfile
 from pathlib import Path
 
+from tcguide.i18n import glossary as glossaries
+
 WORKER = "search-query.js"  # in the theme's folder of workers, assets/javascripts/workers/
 CONFIG = re.compile(r'(<script id="__config" type="application/json">)(?P<json>.*?)(</script>)', re.S)
 HAN_WORD = re.compile(r"^[\u3400-\u4dbf\u4e00-\u9fff]{2,}$")
@@ -52,13 +54,9 @@ def glossary_terms(glossary: Path) -> list[str]:
     """The Chinese words of the glossary's translation column: the second cell of each table
     row (not the header), split at " / ", kept where it is all Han characters (jieba's words
     have no spaces)."""
-    rows = [line.strip() for line in glossary.read_text(encoding="utf-8").splitlines()]
     terms: list[str] = []
-    for row, after in zip(rows, rows[1:] + [""]):
-        if not row.startswith("|") or set(row) <= set("|-: ") or set(after) <= set("|-: ") and after:
-            continue  # not a table row, a separator row, or the header above one
-        cells = [cell.strip() for cell in row.strip("|").split("|")]
-        for term in (part.strip() for part in cells[1:2] and cells[1].split("/")):
+    for cell in glossaries.translations(glossary):
+        for term in (part.strip() for part in cell.split("/")):
             if HAN_WORD.match(term) and term not in terms:
                 terms.append(term)
     return terms

@@ -1,0 +1,115 @@
+"""Each concept the tooling once defined in two or three places has one owner now; each test is a
+case where the old definitions disagreed."""
+
+from __future__ import annotations
+
+import pytest
+
+from tcguide.capture import shards
+from tcguide.core import settings
+from tcguide.core.errors import GuideError
+from tcguide.notebooks import build
+
+
+def test_a_malformed_pyproject_stops_capture_and_notebooks_alike(tmp_path):
+    """Capture used to fall back to the default machine on a malformed pyproject.toml, where the
+    notebooks stopped with an error (with the file's absolute path)."""
+    (tmp_path / "pyproject.toml").write_text("[tool.tcguide\nmachine = 'a100'\n", encoding="utf-8")
+    for read in (shards.project_machine, build.needs_cuda):
+        with pytest.raises(GuideError) as caught:
+            read(tmp_path)
+        assert str(caught.value).startswith("pyproject.toml: malformed TOML"), str(caught.value)
+        assert str(tmp_path) not in str(caught.value)
+
+
+def test_settings_come_from_the_one_table(tmp_path):
+    assert settings.load(tmp_path) == settings.Settings()  # no pyproject.toml: the defaults
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.tcguide]\nmachine = "a100"\n[tool.tcguide.needs-cuda]\n"t/a.py" = "GPU"\n', encoding="utf-8")
+    assert shards.project_machine(tmp_path) == "a100"
+    assert build.needs_cuda(tmp_path) == {"t/a.py": "GPU"}
+
+
+def _snippets_tree(root):
+    for name in ("topic/a.py", "topic/_common.py", "_shared/timing.py", "_shared/deep/b.py", "other/c.py"):
+        (root / "snippets" / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / "snippets" / name).write_text("# %% a\nx = 1\n", encoding="utf-8")
+
+
+def test_capture_and_the_catalog_find_the_same_snippet_files(tmp_path):
+    """Naming the ``_shared`` folder used to capture its helpers, which the catalog (and so check and
+    the build) never counts as snippet files; a helper named on its own was captured too."""
+    from tcguide.capture import driver
+    from tcguide.core.catalog import Catalog
+
+    _snippets_tree(tmp_path)
+    catalog = sorted(f"snippets/{name}" for name in Catalog(tmp_path).files())
+    assert catalog == ["snippets/other/c.py", "snippets/topic/a.py"]
+    found = lambda *names: [str(p) for p in driver.discover([str(tmp_path / n) for n in names], tmp_path)]
+    assert found("snippets") == catalog
+    assert found("snippets/_shared", "snippets/topic") == ["snippets/topic/a.py"]
+    with pytest.raises(GuideError, match="is a helper module"):
+        found("snippets/_shared/timing.py")
+
+
+def test_notebooks_and_the_site_have_the_same_languages(tmp_path):
+    """The notebooks took the folders of docs/ holding pages, the site the i18n plugin's locales: a
+    folder without an entry in mkdocs.yml (a language begun by hand) gave notebooks only."""
+    from tcguide.i18n import translations
+    from tcguide.notebooks import export
+
+    (tmp_path / "mkdocs.yml").write_text(
+        "plugins:\n  - search\n  - i18n:\n      languages:\n        - locale: en\n          default: true\n"
+        "          theme:\n            - locale: de  # a nested key, not a language\n"
+        "        - locale: ru\n  - tcguide\n", encoding="utf-8")
+    for lang in ("en", "ru", "xx"):
+        (tmp_path / "docs" / lang).mkdir(parents=True)
+        (tmp_path / "docs" / lang / "index.md").write_text("# Page\n", encoding="utf-8")
+    assert export.languages(tmp_path) == translations.Site(tmp_path).languages() == ["en", "ru"]
+
+
+def test_the_language_list_reads_mkdocs_yml_as_yaml_does():
+    import yaml
+
+    from tests.helpers import ROOT
+    from tcguide.core import languages
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_multi_constructor("", lambda loader, suffix, node: None)  # MkDocs' python tags
+    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
+    plugin = next(p["i18n"] for p in config["plugins"] if isinstance(p, dict) and "i18n" in p)
+    assert languages.configured(ROOT) == [lang["locale"] for lang in plugin["languages"]]
+
+
+GLOSSARY = """\
+# Glossary
+
+| English | 中文 | Notes |
+|---|---|---|
+| graph break | 图中断 | |
+  | backend | 后端 | an indented row is a row |
+
+## Forbidden variants
+
+| Avoid | Write instead |
+| --- | --- |
+| 图断裂 | 图中断 |
+  | 急切模式 | eager 模式 |
+"""
+
+
+def test_the_glossary_has_one_reading(tmp_path):
+    """Three parsers disagreed: the check took any header not named "Variant" for a forbidden
+    variant and skipped indented rows, which the search index kept."""
+    from tcguide.i18n import glossary, scaffold, translations
+    from tcguide.site import search
+
+    glossary.path(tmp_path, "zh").parent.mkdir()
+    glossary.path(tmp_path, "zh").write_text(GLOSSARY, encoding="utf-8")
+    variants = translations.forbidden_variants(translations.Site(tmp_path), "zh")
+    assert [(v, instead) for v, instead, _ in variants] == [("图断裂", "图中断"), ("急切模式", "eager 模式")]
+    assert [line for _, _, line in variants] == [12, 13]
+    assert search.glossary_terms(glossary.path(tmp_path, "zh")) == ["图中断", "后端"]
+    assert scaffold._glossary_rows(tmp_path) == "| graph break |  |  |\n| backend |  |  |\n"
