@@ -102,7 +102,7 @@ def _i18n_stamp(args) -> int:
             raise GuideError(raw, None, "is not a translated page", f"name a page as {site.docs}/<lang>/<page>.md")
         lang, page = located
         if not site.path(i18n.SOURCE, page).exists():
-            raise GuideError(raw, None, "has no English source page", f"expected {site.display(i18n.SOURCE, page)}")
+            raise GuideError(raw, None, "has no English source page", f"write {site.display(i18n.SOURCE, page)} first, or name a page that has one")
         problems = i18n.structure_problems(site, lang, page)
         if problems:
             for problem in problems:
@@ -184,6 +184,6 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:  # a capture that started files handles its own signals (capture/loop.py)
         said = ("interrupted before any snippet file started; nothing was written" if args.func is _capture
-                else f"{args.command}: interrupted")
+                else f"{args.command}: interrupted — run it again to finish")
         print(said, file=sys.stderr)
         return 130

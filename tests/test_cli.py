@@ -10,4 +10,4 @@ def test_ctrl_c_in_a_command_other_than_capture_says_nothing_of_snippet_files(mo
     monkeypatch.setattr(cli, "_check", interrupted)
     assert cli.main(["check"]) == 130
     err = capsys.readouterr().err
-    assert err.strip() == "check: interrupted" and "snippet" not in err
+    assert err.strip() == "check: interrupted — run it again to finish" and "snippet" not in err

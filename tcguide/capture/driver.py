@@ -46,7 +46,7 @@ def discover(paths: list[str], root: Path) -> list[Path]:
     for raw in paths:
         path = Path(raw)
         if not path.resolve().is_relative_to(root.resolve()):
-            raise GuideError(raw, None, "is outside the checkout", f"name snippet files under {root}")
+            raise GuideError(raw, None, "is outside the checkout", "name snippet files under snippets/ of this checkout")
         top = root / snippets.FOLDER if path.resolve().is_relative_to((root / snippets.FOLDER).resolve()) else path
         if path.is_dir():
             found.extend(snippets.snippet_files(path, top if top != path else None))
@@ -65,7 +65,10 @@ def machine_environment() -> dict:
     out = subprocess.run([sys.executable, "-m", "tcguide.core.environment"], capture_output=True, text=True,
                          timeout=300, env=dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2])))
     if out.returncode != 0:
-        raise GuideError("tcguide.core.environment", None, f"could not read the environment:\n{out.stderr[-2000:]}")
+        raise GuideError("capture", None, "could not read this machine's environment (GPU, driver, torch) "
+                         f"for the provenance record:\n{out.stderr[-2000:]}",
+                         "run `python3 -m tcguide.core.environment` with the python3 that runs capture, and fix "
+                         "what it reports (torch missing from that environment, most often)")
     return json.loads(out.stdout)
 
 

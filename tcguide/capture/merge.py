@@ -42,13 +42,15 @@ def _check(file: Path, rel: str, shown: str, root: Path) -> list[GuideError]:
         return [exc]
     source = rel[: -len(store.SUFFIX)] + ".py"
     if capture.snippet != source:
-        return [GuideError(shown, None, f"is the output of {capture.snippet}, not of {source}")]
+        return [GuideError(shown, None, f"is the output of {capture.snippet}, not of {source}",
+                            f"copy it to snippets/{capture.snippet[:-3]}{store.SUFFIX}, or recapture {source}")]
     try:
         snippet_file = snippets.load(root / source, source)
     except GuideError as exc:
         return [exc]
     reason = freshness.stale(snippet_file, capture)
-    return [GuideError(shown, None, f"does not belong to this checkout's {source}: {reason}")] if reason else []
+    return [GuideError(shown, None, f"does not belong to this checkout's {source}: {reason}",
+                         "merge outputs captured from this checkout's commit, or recapture the file")] if reason else []
 
 
 def merge(folder: Path, root: Path) -> int:

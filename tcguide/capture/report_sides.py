@@ -43,12 +43,14 @@ class StoredValues(Catalog):
     def snippet(self, name: str) -> _StoredSnippet:
         found = self.stored.get(name)
         if found is None:
-            raise GuideError(f"{SNIPPETS}/{name}", None, "has no readable captured output here")
+            raise GuideError(f"{SNIPPETS}/{name}", None, "has no readable captured output here",
+                             "capture it on this side, or compare sides that both have it")
         return _StoredSnippet(f"{SNIPPETS}/{name}", found.cells)
 
     def capture(self, name: str) -> tuple[store.Capture | None, GuideError | None]:
         found = self.stored.get(name)
-        return found, None if found else GuideError(f"{SNIPPETS}/{name}", None, "has no readable captured output")
+        return found, None if found else GuideError(f"{SNIPPETS}/{name}", None, "has no readable captured output",
+                                                      "capture it (make capture FILES=...)")
 
 
 @dataclass
@@ -125,7 +127,7 @@ def _git(root: Path, *args: str) -> subprocess.CompletedProcess:
     try:
         return subprocess.run(["git", *args], cwd=root, capture_output=True, timeout=120)
     except FileNotFoundError:
-        raise GuideError(str(root), None, "git is not installed", "install git to compare with a commit") from None
+        raise GuideError("git", None, "is not installed", "install git to compare with a commit") from None
 
 
 def materialise(root: Path, ref: str, into: Path) -> str:
@@ -133,7 +135,7 @@ def materialise(root: Path, ref: str, into: Path) -> str:
     commit's short id. GuideError if this is no git checkout or REF names no commit."""
     inside = _git(root, "rev-parse", "--show-prefix")
     if inside.returncode != 0:
-        raise GuideError(str(root), None, "is not a git checkout",
+        raise GuideError(".", None, "the project folder is not a git checkout",
                          "run the report in a clone of the guide's repository")
     prefix = inside.stdout.decode().strip()
     top = Path(_git(root, "rev-parse", "--show-toplevel").stdout.decode().strip())  # where pathspecs start

@@ -35,5 +35,5 @@ def check(root: Path, docs: str = "docs", snippets_dir: str = "snippets") -> lis
             try:
                 catalog.embed(d.file, d.cell)
             except GuideError as exc:
-                problems.append(GuideError(rel, d.line, f"{d.text}: {exc}"))
+                problems.append(exc.inside(rel, d.line, d.text))
     return problems

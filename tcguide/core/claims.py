@@ -70,7 +70,8 @@ def load(root: Path, page_stem: str) -> dict[str, Claim]:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         line = re.search(r"line (\d+)", str(exc))
-        raise GuideError(shown, int(line[1]) if line else None, f"is not valid TOML ({exc})") from None
+        raise GuideError(shown, int(line[1]) if line else None, f"is not valid TOML ({exc})",
+                         "fix the TOML syntax at the place it names") from None
     lines = text.splitlines()
 
     def line_of(claim_id: str) -> int | None:
@@ -81,14 +82,17 @@ def load(root: Path, page_stem: str) -> dict[str, Claim]:
     for claim_id, body in doc.items():
         where = line_of(claim_id)
         if not OPEN.match(f"claim:{claim_id}") or not isinstance(body, dict):
-            raise GuideError(shown, where, f"'{claim_id}' is not a claim: a claim is a table [lower-case-id]")
+            raise GuideError(shown, where, f"'{claim_id}' is not a claim: a claim is a table [lower-case-id]",
+                             "write it as [compiled-faster] with holds and values below it")
         extra = set(body) - {"holds", "values"}
         if extra or not isinstance(body.get("holds"), str):
             raise GuideError(shown, where, f"claim '{claim_id}' needs holds = \"a condition\" and values = {{...}}"
-                             + (f"; it also has {', '.join(sorted(extra))}" if extra else ""))
+                             + (f"; it also has {', '.join(sorted(extra))}" if extra else ""),
+                             "give it those two keys and no other")
         values = body.get("values", {})
         if not isinstance(values, dict) or not all(isinstance(v, str) for v in values.values()):
-            raise GuideError(shown, where, f"claim '{claim_id}': values maps names to \"FILE.py:NAME.KEY\"")
+            raise GuideError(shown, where, f"claim '{claim_id}': values maps names to \"FILE.py:NAME.KEY\"",
+                             'write values = {compiled = "topic/file.py:result.compiled.ms"}, say')
         claim = Claim(claim_id, body["holds"], dict(values), shown, where or 1)
         _compile(claim)
         found[claim_id] = claim
@@ -164,20 +168,24 @@ def _compile(claim: Claim) -> ast.Expression:
     try:
         tree = ast.parse(claim.holds, mode="eval")
     except SyntaxError as exc:
-        raise GuideError(claim.source, claim.line, f"claim '{claim.id}': holds is not an expression ({exc.msg})") from None
+        raise GuideError(claim.source, claim.line, f"claim '{claim.id}': holds is not an expression ({exc.msg})",
+                         'write it as Python, such as below(compiled, eager)') from None
     allowed = (ast.Expression, ast.BoolOp, ast.And, ast.Or, ast.UnaryOp, ast.Not, ast.USub, ast.BinOp, ast.Compare,
                ast.Call, ast.Name, ast.Load, ast.Attribute, ast.Subscript, ast.Constant, ast.List, ast.Tuple,
                *OPS)
     for node in ast.walk(tree):
         if not isinstance(node, allowed):
             raise GuideError(claim.source, claim.line,
-                             f"claim '{claim.id}': {type(node).__name__} is not allowed in a condition")
+                             f"claim '{claim.id}': {type(node).__name__} is not allowed in a condition",
+                             "use its values, comparisons, and/or/not, and the functions tcguide/core/claims.py lists")
         if isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id in FUNCTIONS):
-            raise GuideError(claim.source, claim.line, f"claim '{claim.id}': calls only {', '.join(FUNCTIONS)}")
+            raise GuideError(claim.source, claim.line, f"claim '{claim.id}': calls only {', '.join(FUNCTIONS)}",
+                             "call one of those")
         if isinstance(node, ast.Name) and node.id not in claim.values and node.id not in FUNCTIONS \
                 and node.id not in ("True", "False", "None"):
             raise GuideError(claim.source, claim.line,
-                             f"claim '{claim.id}': '{node.id}' is not one of its values ({', '.join(claim.values)})")
+                             f"claim '{claim.id}': '{node.id}' is not one of its values ({', '.join(claim.values)})",
+                             f"add {node.id} to its values, or use one of those names")
     return tree
 
 

@@ -17,3 +17,9 @@ class GuideError(Exception):
         where = f"{self.path}:{self.line}" if self.line else self.path
         text = f"{where}: {self.problem}"
         return f"{text} — {self.remedy}" if self.remedy else text
+
+    def inside(self, path: str, line: int | None, what: str) -> "GuideError":
+        """This error as met at ``path:line`` while handling ``what`` (a directive, say): the same
+        words after the new place, and the same remedy."""
+        where = f"{self.path}:{self.line}" if self.line else self.path
+        return GuideError(path, line, f"{what}: {where}: {self.problem}", self.remedy)

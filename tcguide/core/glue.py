@@ -162,7 +162,8 @@ def _shown(ref: Reference, catalog: Catalog, page: str, lang: str) -> tuple[str,
     try:
         return format_value(resolved.value, ref.spec, lang), resolved
     except ValueError as exc:
-        raise GuideError(page, ref.line, f"{ref.text}: the value {exc}") from None
+        raise GuideError(page, ref.line, f"{ref.text}: the value {exc}",
+                         "give a format spec that fits the value, or glue a key that holds a number") from None
 
 
 def render(ref: Reference, catalog: Catalog, page: str, lang: str) -> str:

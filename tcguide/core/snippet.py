@@ -223,7 +223,8 @@ def load(path: str | Path, display: str | None = None) -> SnippetFile:
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise GuideError(display, None, f"cannot read snippet file ({exc.strerror})") from None
+        raise GuideError(display, None, f"cannot read snippet file ({exc.strerror})",
+                         "check the path, and that the file is readable") from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -382,12 +383,14 @@ def _requirements(table: dict, path: str, line: int) -> Requirements:
         if key not in types:
             raise GuideError(path, line, f"unknown capture setting '{key}'", f"known settings: {', '.join(types)}")
         if type(value) is not types[key] or (key == "depends" and not all(isinstance(v, str) for v in value)):
-            raise GuideError(path, line, f"capture setting '{key}' must be a {nouns[types[key]]}, not {value!r}")
+            raise GuideError(path, line, f"capture setting '{key}' must be a {nouns[types[key]]}, not {value!r}",
+                             f"write {key} as a {nouns[types[key]]}")
     req = Requirements(**{**table, "depends": tuple(table.get("depends", ()))})
     if req.launcher not in LAUNCHERS:
         raise GuideError(path, line, f"unknown launcher {req.launcher!r}", f"use one of: {', '.join(LAUNCHERS)}")
     if req.timeout <= 0 or req.gpus < 0:
-        raise GuideError(path, line, "timeout must be positive and gpus not negative")
+        raise GuideError(path, line, "timeout must be positive and gpus not negative",
+                         "set timeout to seconds above 0 and gpus to 0 or more")
     if req.launcher == "torchrun" and req.gpus < 1:
         raise GuideError(path, line, "launcher 'torchrun' needs gpus >= 1", "set gpus = 2 (one process per GPU)")
     return req

@@ -306,7 +306,8 @@ def load(path: str | Path, display: str | None = None) -> Capture:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise GuideError(shown, None, f"cannot read captured output ({exc.strerror})") from None
+        raise GuideError(shown, None, f"cannot read captured output ({exc.strerror})",
+                         REMEDY) from None
     except UnicodeDecodeError:
         raise GuideError(shown, None, "captured output is not UTF-8", "recapture it") from None
 
@@ -332,7 +333,7 @@ def load(path: str | Path, display: str | None = None) -> Capture:
         _check(doc)
     except _Invalid as bad:
         if bad.where == ("digest",):
-            raise GuideError(shown, _line_of(text, bad.where), bad.problem) from None
+            raise GuideError(shown, _line_of(text, bad.where), bad.problem, REMEDY) from None
         field_name = ".".join(str(step) for step in bad.where) or "the document"
         raise GuideError(shown, _line_of(text, bad.where), f"captured output is invalid: {field_name} {bad.problem}",
                          REMEDY) from None

@@ -66,7 +66,8 @@ def new_language(root: Path, locale: str) -> list[str]:
         raise GuideError("mkdocs.yml", None, f"{locale!r} is not a locale", "use a code such as ja or pt_BR")
     site = i18n.Site(root)
     if locale in site.languages():
-        raise GuideError("mkdocs.yml", None, f"language {locale!r} is configured already")
+        raise GuideError("mkdocs.yml", None, f"language {locale!r} is configured already",
+                         f"translate its pages under docs/{locale}/, or pick a locale not in mkdocs.yml")
     config = root / "mkdocs.yml"
     lines = config.read_text(encoding="utf-8").splitlines(keepends=True)
     end = _languages_block_end(lines)

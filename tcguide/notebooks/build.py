@@ -187,7 +187,7 @@ def _directive(nb: _Notebook, d: directive.Directive, catalog: Catalog, later: l
         try:
             nb.markdown(timings.capture_times(catalog.captures_under(d.file), nb.lang), "capture-times")
         except GuideError as exc:
-            _problem(nb, GuideError(nb.page, d.line, f"{d.text}: {exc}"))
+            _problem(nb, exc.inside(nb.page, d.line, d.text))
         return
     if d.kind != "cell":
         return
@@ -195,7 +195,7 @@ def _directive(nb: _Notebook, d: directive.Directive, catalog: Catalog, later: l
         snippet = catalog.snippet(d.file)
         shown = catalog.embed(d.file, d.cell).cell
     except GuideError as exc:
-        _problem(nb, GuideError(nb.page, d.line, f"{d.text}: {exc}"))
+        _problem(nb, exc.inside(nb.page, d.line, d.text))
         return
     previous = nb.current
     if previous and previous != d.file and previous in later:  # the page comes back to it

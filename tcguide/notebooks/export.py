@@ -44,7 +44,8 @@ def chapters(root: Path, wanted: list[str], langs: list[str]) -> list[tuple[str,
         if not page.exists():
             page = root / DOCS / DEFAULT / name
             if not page.exists():
-                raise GuideError(f"{DOCS}/{lang}/{name}", None, "no such page")
+                raise GuideError(f"{DOCS}/{lang}/{name}", None, "no such page",
+                                 f"name a chapter of {DOCS}/{DEFAULT}/")
         out.append((lang, page))
     return out
 

@@ -231,7 +231,7 @@ class CellsPlugin(BasePlugin[CellsConfig]):
                 return timings.capture_times(self.catalog.captures_under(d.file), lang)
             embedded = self.catalog.embed(d.file, d.cell)
         except GuideError as exc:
-            problem = GuideError(page_path, d.line, f"{d.text}: {exc}")
+            problem = exc.inside(page_path, d.line, d.text)
             log.warning(str(problem))
             return render.problem_box(problem, lang)
         if embedded.problem:
