@@ -412,3 +412,38 @@ def test_glued_figures_are_written_the_languages_way_and_name_their_cell(guide_s
                          page)
     assert len(figures) >= 30 and "{{" not in page.split('<div class="md-content"')[1].split("</article>")[0]
     assert all(re.fullmatch(rf"\d+(?:\{decimal}\d+)?", shown.replace("\u202f", "")) for _, shown in figures), figures
+
+
+@pytest.mark.build  # reads the guide's build (guide_site)
+def test_notebook_pages_share_their_styles_scripts_and_charts_as_files(guide_site):
+    """mkdocs-jupyter inlines ~590 KB of CSS and every chart into each notebook page; the site
+    serves them once, as files named by their content, so a notebook page stays light."""
+    pages = sorted(guide_site.glob("**/notebook/index.html"))
+    assert len(pages) == 4 * (len(CHAPTERS) - 2)  # every page that embeds cells: all but contributing and status
+    shared = {p.name for p in (guide_site / "assets" / "notebook").iterdir()}
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        inline = [m for m in re.findall(r"<style[^>]*>(.*?)</style>", text, re.S) if len(m.encode()) >= 1024]
+        assert not inline, f"{page}: {len(inline)} big inline styles"
+        assert 'src="data:image' not in text, page
+        linked = set(re.findall(r'assets/notebook/([0-9a-f]{16}\.(?:css|js|svg|png))', text))
+        assert linked and linked <= shared, (page, linked - shared)
+        assert page.stat().st_size < 600_000, (page, page.stat().st_size)
+
+
+def test_each_language_keeps_its_own_notebook_cache():
+    """One cache folder per language: a language's build evicts only its own stale entries."""
+    from tcguide.site import notebook_pages
+
+    class Jupyter:
+        config = {"cache": True, "cache_dir": ".cache/mkdocs-jupyter"}
+
+    seen = set()
+    for lang in ("en", "ru", "zh", "ko"):
+        notebook_pages.keep_cache_per_language(Jupyter, ROOT, lang)
+        seen.add(Jupyter.config["cache_dir"])
+        assert Jupyter.config["cache_dir"].endswith(f".cache/mkdocs-jupyter/{lang}")
+    assert len(seen) == 4
+    Jupyter.config = {"cache": False, "cache_dir": "x"}
+    notebook_pages.keep_cache_per_language(Jupyter, ROOT, "ru")
+    assert Jupyter.config["cache_dir"] == "x"  # no cache, nothing to keep apart

@@ -16,16 +16,21 @@ reads (``locale``, ``alternates``), and counted among the language's pages for i
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import html
 import posixpath
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
 from mkdocs.structure.files import File, Files
+from mkdocs.utils import get_relative_url
 
 from tcguide.notebooks import build as notebooks
 from tcguide.core.catalog import Catalog
+from tcguide.site import figures
 
 COLAB = "https://colab.research.google.com/github/{repo}/blob/{branch}/{path}"
 
@@ -54,10 +59,27 @@ def under(page_url: str) -> str:
     return base + "notebook/"
 
 
+CACHE = Path(".cache") / "mkdocs-jupyter"
+
+
+def keep_cache_per_language(jupyter, project_root: Path, lang: str) -> None:
+    """Give mkdocs-jupyter a cache folder of each language's own.
+
+    Its cache holds each converted page under a digest of the notebook's content and of the
+    options that shape the page, so a warm build converts only notebooks that changed. But at the
+    end of each build it evicts every entry that build did not use, and the i18n plugin runs one
+    build per language: with one folder, each language evicted the others' pages and every build
+    converted them all again. A folder per language keeps each language's entries to itself."""
+    if jupyter.config.get("cache"):
+        jupyter.config["cache_dir"] = str(project_root / CACHE / lang)
+
+
 def add(files: Files, config, catalog: Catalog, scratch: Path, project_root: Path) -> dict[str, Notebook]:
     """Make the notebook of every chapter among the pages of this build; returns them by chapter src_uri."""
     lang = config.theme.get("language") or "en"
     jupyter = "mkdocs-jupyter" in config.plugins
+    if jupyter:
+        keep_cache_per_language(config.plugins["mkdocs-jupyter"], project_root, lang)
     i18n = config.plugins.get("i18n")
     made: dict[str, Notebook] = {}
     pages = []
@@ -114,12 +136,55 @@ def is_notebook_page(page) -> bool:
     return page.file.src_uri.endswith(".ipynb")
 
 
-def finish(page_html: str, copied: str) -> str:
+SHARED_MIN_BYTES = 1024  # a style or module script this long is served once, as a file, not in every page
+_INLINE = re.compile(r'<style(?: type="text/css")?>\n(?P<css>.*?)</style>'
+                     r'|<script type="module">(?P<js>.*?)</script>', re.S)
+
+
+_IMAGE = re.compile(r'src="data:(?P<mime>image/svg\+xml|image/png);base64,(?P<data>[A-Za-z0-9+/=\s]+)"')
+
+
+def finish(page_html: str, copied: str, site_dir: Path | None = None, page_url: str = "") -> str:
     """A rendered notebook page, reachable by keyboard (its code areas scroll sideways, so they take
-    focus), whose copy button says "Copied!" in the page's language."""
+    focus), whose copy button says "Copied!" in the page's language, and whose big inline styles and
+    scripts (mkdocs-jupyter puts about 590 KB of CSS in every notebook page) and its charts are files
+    of the site, named by their content: one download for every notebook page and language, cached
+    by the browser. An SVG chart is served with its drawing only, as the chapter pages' are."""
     page_html = page_html.replace('<span class="notice" hidden>Copied!</span>',
                                   f'<span class="notice" hidden>{html.escape(copied)}</span>')
-    return page_html.replace('<div class="highlight-ipynb', '<div tabindex="0" class="highlight-ipynb')
+    page_html = page_html.replace('<div class="highlight-ipynb', '<div tabindex="0" class="highlight-ipynb')
+    if site_dir is None:
+        return page_html
+
+    def shared(match: re.Match) -> str:
+        css, js = match["css"], match["js"]
+        text = css if css is not None else js
+        if len(text.encode("utf-8")) < SHARED_MIN_BYTES:
+            return match.group(0)
+        name = f"assets/notebook/{hashlib.sha256(text.encode('utf-8')).hexdigest()[:16]}.{'css' if css is not None else 'js'}"
+        target = Path(site_dir) / name
+        if not target.exists():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+        url = html.escape(get_relative_url(name, page_url))
+        return (f'<link rel="stylesheet" href="{url}">' if css is not None
+                else f'<script type="module" src="{url}"></script>')
+
+    def image(match: re.Match) -> str:
+        mime, data = match["mime"], base64.b64decode(match["data"])
+        if mime == "image/svg+xml":
+            try:
+                data = figures.safe_svg(data.decode("utf-8")).encode("utf-8")
+            except (ValueError, SyntaxError, UnicodeDecodeError):
+                return match.group(0)  # not an SVG the site can serve as a file: it stays inline
+        name = f"assets/notebook/{hashlib.sha256(data).hexdigest()[:16]}.{'svg' if mime == 'image/svg+xml' else 'png'}"
+        target = Path(site_dir) / name
+        if not target.exists():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+        return f'src="{html.escape(get_relative_url(name, page_url))}"'
+
+    return _IMAGE.sub(image, _INLINE.sub(shared, page_html))
 
 
 def colab_url(repo_url: str | None, branch: str, ipynb: str) -> str | None:

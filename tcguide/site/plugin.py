@@ -125,7 +125,7 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         lang = config.theme.get("language") or i18n.SOURCE
         output = output.replace('title="Permanent link"', f'title="{label(lang, "permalink")}"')
         if notebook_pages.is_notebook_page(page):
-            output = notebook_pages.finish(output, label(lang, "copied"))
+            output = notebook_pages.finish(output, label(lang, "copied"), Path(config.site_dir), page.url)
         return pagehead.title_once(output, config.site_name)
 
     @event_priority(50)  # before the i18n plugin (-100) gathers every language's entries into one index
