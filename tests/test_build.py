@@ -447,3 +447,18 @@ def test_each_language_keeps_its_own_notebook_cache():
     Jupyter.config = {"cache": False, "cache_dir": "x"}
     notebook_pages.keep_cache_per_language(Jupyter, ROOT, "ru")
     assert Jupyter.config["cache_dir"] == "x"  # no cache, nothing to keep apart
+
+
+@pytest.mark.build  # reads the guide's build (guide_site)
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_search_index_stays_under_budget_without_boilerplate(guide_site, lang):
+    """Prose is searchable; captured outputs, provenance lines, source links, notices and code
+    blocks are not indexed (they are a cell's, not the page's words, or the same in every language)."""
+    index = guide_site / ("" if lang == "en" else lang) / "search" / "search_index.json"
+    assert index.stat().st_size <= 600_000, index.stat().st_size
+    docs = json.loads(index.read_text(encoding="utf-8"))["docs"]
+    text = " ".join(doc["text"] for doc in docs)
+    assert "<pre>" not in text
+    assert " UTC · " not in text  # no provenance line ("… · 2026-11-23 05:36 UTC · 3.2 s")
+    assert "snippets/getting_started/basics.py:" not in text  # no source link
+    assert "torch.compile" in text  # the prose is there

@@ -138,7 +138,7 @@ class Pages:
         colab = notebook_pages.colab_url(self.repo_url, self.notebooks_branch, notebook.ipynb)
         if colab:
             links.append(f'<a href="{html.escape(colab)}">{label(lang, "nb_colab")}</a>')
-        return f'<div class="tcg-notebook">{" · ".join(links)}</div>\n\n'
+        return f'<div class="tcg-notebook" data-search-exclude>{" · ".join(links)}</div>\n\n'
 
     def _translation_notice(self, page_path: str, page_url: str, lang: str) -> str:
         """Tell readers of a fallback or an outdated translation what they are reading."""

@@ -74,7 +74,7 @@ def source_link(embedded: Embedded, url: str | None, lang: str) -> str:
         return ""
     shown = f"{embedded.snippet.path}:{embedded.cell.line}"
     title = label(lang, "nb_snippet").format(file=embedded.snippet.path)
-    return (f'<div class="tcg-source"><a href="{html.escape(url)}" title="{html.escape(title)}">'
+    return (f'<div class="tcg-source" data-search-exclude><a href="{html.escape(url)}" title="{html.escape(title)}">'
             f'{html.escape(shown)}</a></div>')
 
 
@@ -93,7 +93,7 @@ def provenance(embedded: Embedded, lang: str) -> str:
         title += " · " + label(lang, "threads").format(n=env["compile_threads"])
     if env.get("host_cpu"):
         title += " · " + label(lang, "host_cpu").format(cpu=env["host_cpu"])
-    return f'<div class="tcg-provenance" title="{html.escape(title)}">{html.escape(" · ".join(parts))}</div>'
+    return f'<div class="tcg-provenance" data-search-exclude title="{html.escape(title)}">{html.escape(" · ".join(parts))}</div>'
 
 
 def data_uri(mime: str, data: str) -> str:
@@ -167,7 +167,7 @@ def cell(embedded: Embedded, lang: str, figure_url=data_uri, source_url: str | N
         body.append(problem_box(embedded.problem, lang))
     if embedded.capture is not None:
         stale = " tcg-stale" if embedded.problem else ""
-        body.append(f'<div class="tcg-output{stale}" data-cell="{html.escape(embedded.snippet.path)}#{embedded.cell.name}">'
+        body.append(f'<div class="tcg-output{stale}" data-search-exclude data-cell="{html.escape(embedded.snippet.path)}#{embedded.cell.name}">'
                     f'{outputs(embedded, lang, figure_url)}{provenance(embedded, lang)}</div>')
     out.append("".join(body))
     return "\n".join(out) + "\n"
@@ -190,12 +190,12 @@ def not_found_script(site_url: str, languages: list[str]) -> str:
 def notice(text: str, kind: str = "info", link: tuple[str, str] | None = None) -> str:
     """A Material admonition (raw HTML, so it works in any page), with an optional (href, words) link."""
     more = f' <a href="{html.escape(link[0])}">{html.escape(link[1])}</a>' if link else ""
-    return f'<div class="admonition {kind} tcg-notice"><p>{html.escape(text)}{more}</p></div>\n\n'
+    return f'<div class="admonition {kind} tcg-notice" data-search-exclude><p>{html.escape(text)}{more}</p></div>\n\n'
 
 
 def english_original(url: str, lang: str) -> str:
     """A quiet line on an up-to-date translation that links its English original."""
-    return (f'<p class="tcg-english-original">{html.escape(label(lang, "english_original"))} '
+    return (f'<p class="tcg-english-original" data-search-exclude>{html.escape(label(lang, "english_original"))} '
             f'<a href="{html.escape(url)}" hreflang="en" lang="en">{html.escape(label(lang, "english_link"))}</a></p>\n\n')
 
 

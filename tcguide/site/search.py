@@ -85,15 +85,27 @@ def snapshot(search) -> dict:
     return {"config": {key: search.config[key] for key in keys}, "docs": list(search.search_index.entries)}
 
 
+CODE_BLOCK = re.compile(r"<pre>.*?</pre>", re.S)
+
+
+def without_code_blocks(text: str) -> str:
+    """A section's text without its code blocks: the snippets' code is the same in every
+    language and was a third of each index (the captured outputs, and each cell's provenance and
+    source link, are kept out at render time with data-search-exclude). Names in running text,
+    inline code included, stay searchable."""
+    return CODE_BLOCK.sub(" ", text)
+
+
 def write_indexes(site_dir: Path, indexes: dict[str, dict], default: str) -> dict[str, int]:
     """Write each language's index into its folder, locations relative to that folder, in
     UTF-8 (not the theme's \\u escapes: a third of the bytes for Cyrillic, half for Chinese
-    and Korean); returns the size in bytes of each."""
+    and Korean), without code blocks; returns the size in bytes of each."""
     sizes = {}
     for lang, index in indexes.items():
         prefix = "" if lang == default else f"{lang}/"
         docs = [dict(doc, location=doc["location"][len(prefix):]) if doc["location"].startswith(prefix) else doc
                 for doc in index["docs"]]
+        docs = [dict(doc, text=without_code_blocks(doc["text"])) for doc in docs]
         data = json.dumps({"config": index["config"], "docs": docs}, separators=(",", ":"), default=str,
                           ensure_ascii=False)
         target = site_dir / prefix / "search" / "search_index.json"
