@@ -93,7 +93,7 @@ def test_with_a_github_repository_chapters_open_in_colab_and_cells_link_their_sn
     chapter = (site / "out" / "ru" / "chapter" / "index.html").read_text()
     assert ('<a href="https://colab.research.google.com/github/owner/guide/blob/published-notebooks/'
             'ru/chapter/notebook/chapter.ipynb">Открыть в Colab</a>') in chapter
-    assert ('<div class="tcg-source"><a href="https://github.com/owner/guide/blob/main/snippets/b.py#L5" '
+    assert ('<div class="tcg-source" data-search-exclude><a href="https://github.com/owner/guide/blob/main/snippets/b.py#L5" '
             'title="Файл snippets/b.py в репозитории">snippets/b.py:5</a></div>') in chapter
 
 
