@@ -374,3 +374,11 @@ def test_tracebacks_wrap_on_a_phone(browser, base_url):
             assert tracebacks.nth(i).evaluate("e => e.scrollWidth <= e.clientWidth + 1"), i
     finally:
         page.close()
+
+
+def test_the_language_menu_says_each_items_language(page, base_url):
+    page.goto(f"{base_url}/ru/speedups/")
+    items = page.locator("a.md-select__link[hreflang]")
+    assert items.count() == 4
+    for i in range(items.count()):
+        assert items.nth(i).get_attribute("lang") == items.nth(i).get_attribute("hreflang")

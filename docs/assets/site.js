@@ -41,3 +41,8 @@ document.querySelectorAll("pre.tcg-log").forEach(function (log) {
   prefixes.forEach(function (prefix) { prefix.setAttribute("tabindex", "-1"); });
   log.setAttribute("tabindex", "0");
 });
+
+// The language menu's items are each in their own language: say so, for screen readers and fonts.
+document.querySelectorAll("a.md-select__link[hreflang]").forEach(function (link) {
+  if (!link.hasAttribute("lang")) link.setAttribute("lang", link.getAttribute("hreflang"));
+});
