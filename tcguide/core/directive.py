@@ -79,35 +79,37 @@ def stripped_lines(text: str) -> int:
     return first - 1 + len(rest) - len(rest.lstrip("\n"))
 
 
-def lines_with_code_flag(text: str, start: int = 1):
-    """(line number, line, inside a fenced code block) for every line; fence lines count as code."""
+def _fenced(text: str, start: int = 1):
+    """(line number, line, inside a fenced code block, line of the fence still open or None) for
+    every line; fence lines count as code. The one reading of fences that the rest shares."""
     fence: str | None = None
+    opened_at: int | None = None
     for number, line in enumerate(text.splitlines(), start=start):
         opened = FENCE.match(line)
         if fence:
             if opened and opened["fence"][0] == fence[0] and len(opened["fence"]) >= len(fence) \
                     and not line.strip()[len(opened["fence"]):].strip():
-                fence = None
-            yield number, line, True
+                fence, opened_at = None, None
+            yield number, line, True, opened_at
         elif opened:
-            fence = opened["fence"]
-            yield number, line, True
+            fence, opened_at = opened["fence"], number
+            yield number, line, True, opened_at
         else:
-            yield number, line, False
+            yield number, line, False, None
+
+
+def lines_with_code_flag(text: str, start: int = 1):
+    """(line number, line, inside a fenced code block) for every line; fence lines count as code."""
+    for number, line, code, _ in _fenced(text, start):
+        yield number, line, code
 
 
 def unclosed_fence(text: str, start: int = 1) -> int | None:
     """The line of a code fence that the page never closes (None if every fence is closed)."""
-    fence, opened_at = None, None
-    for number, line in enumerate(text.splitlines(), start=start):
-        opened = FENCE.match(line)
-        if fence:
-            if opened and opened["fence"][0] == fence[0] and len(opened["fence"]) >= len(fence) \
-                    and not line.strip()[len(opened["fence"]):].strip():
-                fence = None
-        elif opened:
-            fence, opened_at = opened["fence"], number
-    return opened_at if fence else None
+    still_open = None
+    for *_, still_open in _fenced(text, start):
+        pass
+    return still_open
 
 
 def find(markdown: str, page: str, start: int = 1) -> tuple[list[Directive], list[GuideError]]:
