@@ -29,8 +29,6 @@ def check(root: Path, docs: str = "docs", snippets_dir: str = "snippets") -> lis
         lang = page.relative_to(root / docs).parts[0]
         _, errors = claims.check_page(text, root, catalog, rel, lang)
         problems.extend(errors)
-        if lang == SOURCE_LANGUAGE:
-            problems.extend(claims.unused(root, page.stem, claims.find(text, rel)[0]))
         for d in (d for d in found if d.kind == "cell"):
             try:
                 catalog.embed(d.file, d.cell)

@@ -36,6 +36,7 @@ from pathlib import Path
 from tcguide.core import directive, glue
 from tcguide.core.catalog import Catalog
 from tcguide.core.errors import GuideError
+from tcguide.core.labels import DEFAULT as SOURCE_LANGUAGE
 from tcguide.core.labels import label
 
 FOLDER = "claims"
@@ -300,7 +301,8 @@ def page_stem(page: str) -> str:
 def check_page(markdown: str, root: Path, catalog: Catalog, page: str, lang: str, start: int = 1
                ) -> tuple[dict[tuple[int, int], tuple[Claim, Verdict | None]], list[GuideError]]:
     """Every mark of a page checked: (line, column) -> (claim, verdict), and what is wrong (a claim
-    that does not hold, an unknown one, a malformed mark), each naming the page and line."""
+    that does not hold, an unknown one, a malformed mark), each naming the page and line. On the
+    English page, also each claim the chapter declares that the page never states."""
     marks, problems = find(markdown, page, start)
     try:
         book = load(root, page_stem(page))
@@ -326,15 +328,17 @@ def check_page(markdown: str, root: Path, catalog: Catalog, page: str, lang: str
                 page, mark.line,
                 f"claim '{claim.id}' no longer holds: {claim.holds} is false for {shown_values(verdict, 'en')}",
                 f"say what the data show instead, and change the claim in {claim.source}:{claim.line}"))
+    if lang == SOURCE_LANGUAGE:
+        problems.extend(_unstated(book, marks))
     return checked, problems
 
 
-def unused(root: Path, page_stem_: str, marks: list[Mark]) -> list[GuideError]:
+def _unstated(book: dict[str, Claim], marks: list[Mark]) -> list[GuideError]:
     """Claims a chapter declares that its English page does not state (a declaration nobody checks)."""
     stated = {m.id for m in marks}
     return [GuideError(c.source, c.line, f"claim '{c.id}' is declared but the English page never states it",
                        "mark the sentence that states it, or remove the declaration")
-            for c in load(root, page_stem_).values() if c.id not in stated]
+            for c in book.values() if c.id not in stated]
 
 
 def substitute(markdown: str, checked: dict[tuple[int, int], tuple[Claim, Verdict | None]], lang: str, start: int = 1,

@@ -62,9 +62,6 @@ class Pages:
         page_path, lang = page.path, page.lang
         offset = directive.stripped_lines(page.source)  # messages name the file's own lines
         checked, wrong = claims.check_page(markdown, self.project_root, self.catalog, page_path, lang, offset + 1)
-        if lang == i18n.SOURCE:
-            wrong += claims.unused(self.project_root, claims.page_stem(page_path),
-                                   claims.find(markdown, page_path, offset + 1)[0])
         for problem in wrong:
             log.warning(str(problem))
         markdown = claims.substitute(markdown, checked, lang, start=offset + 1)
