@@ -130,3 +130,26 @@ def stored_provenance(page: Path, root: Path = ROOT) -> list[str]:
         lines.append(" · ".join(parts))
     return lines
 
+
+
+# A chapter "timings" with two claims on the glued value t of snippets/bench/times.py: the
+# claims tests and the recapture report's tests write it with their own snippet and page.
+TIMING_CLAIMS = """
+[compiled-faster]
+values = { eager = "bench/times.py:t.eager", compiled = "bench/times.py:t.compiled" }
+holds = "below(compiled, eager)"
+
+[one-graph]
+values = { t = "bench/times.py:t" }
+holds = "t.graphs == 1"
+"""
+
+
+def write_claimed_chapter(project: Project, snippet: str, page: str) -> None:
+    """snippets/bench/times.py, claims/timings.toml (TIMING_CLAIMS) and docs/en/timings.md."""
+    project.snippet("bench/times.py", snippet)
+    (project.root / "claims").mkdir(exist_ok=True)
+    (project.root / "claims" / "timings.toml").write_text(TIMING_CLAIMS, encoding="utf-8")
+    path = project.root / "docs" / "en" / "timings.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(page).lstrip(), encoding="utf-8")

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import re
 import subprocess
-import textwrap
 import time
 
 import pytest
 
 from tcguide import cli
 from tcguide.capture import report, report_compare, report_sides
+from tests.helpers import write_claimed_chapter
 
 BENCH = """
     # %% measure glue=t
@@ -24,15 +24,6 @@ BENCH = """
 
     # %% other
     print("no glue here")
-    """
-DECLARED = """
-    [compiled-faster]
-    values = { eager = "bench/times.py:t.eager", compiled = "bench/times.py:t.compiled" }
-    holds = "below(compiled, eager)"
-
-    [one-graph]
-    values = { t = "bench/times.py:t" }
-    holds = "t.graphs == 1"
     """
 PAGE = """
     # Timings
@@ -56,12 +47,7 @@ def _git(root, *args: str) -> str:
 
 
 def _write(project, **values) -> None:
-    project.snippet("bench/times.py", BENCH.format(**values))
-    (project.root / "claims").mkdir(exist_ok=True)
-    (project.root / "claims" / "timings.toml").write_text(textwrap.dedent(DECLARED), encoding="utf-8")
-    page = project.root / "docs" / "en" / "timings.md"
-    page.parent.mkdir(parents=True, exist_ok=True)
-    page.write_text(textwrap.dedent(PAGE).lstrip(), encoding="utf-8")
+    write_claimed_chapter(project, BENCH.format(**values), PAGE)
 
 
 def _committed(project, **values) -> None:
