@@ -4,10 +4,8 @@ import dataclasses
 import html as html_module
 import json
 import re
-import shutil
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest

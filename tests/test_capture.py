@@ -1,6 +1,5 @@
 """The capture engine on small synthetic snippets (no torch, no GPU)."""
 
-import json
 import os
 import signal
 import subprocess

@@ -27,12 +27,11 @@ Markdown.
 from __future__ import annotations
 
 import math
-import re
 import tempfile
 from collections import Counter
 from pathlib import Path
 
-from tcguide.capture.report_compare import Comparison, code_span, is_number, as_number, as_value, compare, relative
+from tcguide.capture.report_compare import Comparison, code_span, as_number, as_value, compare, relative
 from tcguide.capture.report_sides import ClaimState, Side, materialise, read_side
 from tcguide.core import claims as claims_mod
 

@@ -25,7 +25,6 @@ Stdlib only: capture runs on a GPU machine without MkDocs.
 from __future__ import annotations
 
 from importlib import metadata
-from pathlib import Path
 
 from tcguide.core.environment import Environment
 from tcguide.core.snippet import SnippetFile

@@ -113,7 +113,7 @@ def resolve(ref: Reference, catalog: Catalog, page: str) -> Resolved:
     if cell is None:
         glued = ", ".join(n for c in snippet_file.cells for n in c.glue) or "nothing"
         raise fail(f"{snippet_file.path} glues no value '{ref.name}' (it glues: {glued})",
-                   f"add it to a cell's glue= list and recapture, or name one of those")
+                   "add it to a cell's glue= list and recapture, or name one of those")
     capture, problem = catalog.capture(ref.file)
     if problem is not None:
         raise fail(f"its output is not usable: {problem}")
