@@ -23,7 +23,7 @@ import model  # the transformer of model.py, beside this file
 CHILD = """
 import json, sys, torch
 from torch._dynamo.utils import compile_times, counters
-from timing import first_call, measure
+from timing import back_to_back, first_call
 from model import STRATEGIES, build
 
 strategy, load_from, save_to = sys.argv[1:4]
@@ -36,7 +36,7 @@ net = compile_it(net)
 counters.clear()  # count this compile only
 with torch.no_grad():
     first_s = first_call(lambda: net(x))
-    steady = measure(lambda: net(x))
+    steady = back_to_back(lambda: net(x))  # the GPU's time per call, calls queued
 # Read the counters afresh: the first compile of a process replaces counters["inductor"].
 inductor, aot = counters["inductor"], counters["aot_autograd"]
 names, values = compile_times(repr="csv", aggregate=True)

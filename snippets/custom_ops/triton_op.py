@@ -9,7 +9,7 @@ import torch
 import torch.nn.functional as F
 from torch._inductor.utils import run_and_get_code
 
-from timing import measure, spread
+from timing import compare, spread
 
 device = "cuda" if torch.cuda.is_available() else "cpu"
 TRITON = device == "cuda"  # Triton kernels run on GPUs; on a CPU the Triton cells only say so
@@ -107,14 +107,18 @@ else:
     op_graph = {"skipped": SKIP}
     print(SKIP)
 
-# %% timings glue=timings
-# silu(a) * b on 8192 x 4096 bfloat16 values: eager PyTorch, Inductor's own kernel, ours
-timings = {"eager": measure(lambda: F.silu(a) * b)}
+# %% timings glue=timings,per_call
+# silu(a) * b on 8192 x 4096 bfloat16 values: eager PyTorch, Inductor's own kernel, ours.
+# Back to back: calls queued on the GPU, so each figure is the kernels' time per call.
 inductor = torch.compile(lambda a, b: F.silu(a) * b)
-timings["inductor"] = measure(lambda: inductor(a, b))
+variants = {"eager": lambda: F.silu(a) * b, "inductor": lambda: inductor(a, b)}
 if TRITON:
-    timings["our_kernel"] = measure(lambda: silu_mul(a, b))
     our_op_compiled = torch.compile(lambda a, b: torch.ops.guide.silu_mul(a, b))
-    timings["our_op_compiled"] = measure(lambda: our_op_compiled(a, b))
-for name, m in timings.items():
-    print(f"{name:16} {spread(m)}")
+    variants["our_kernel"] = lambda: silu_mul(a, b)
+    variants["our_op_compiled"] = lambda: our_op_compiled(a, b)
+timings = compare(variants, "back_to_back")
+# Latency from idle: one synchronised call at a time, the host's way to the kernel included.
+per_call = compare(variants, "latency", rounds=30)
+for name in variants:
+    print(f"{name:16} {spread(timings[name])}")
+    print(f"{'':16} {spread(per_call[name])}")

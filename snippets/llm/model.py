@@ -107,6 +107,55 @@ def generate(model, prompt, count, step=None):
     return torch.cat([first, decode(step, first, prompt.shape[1], count - 1)], dim=1)
 
 
+# %% prompt-ways
+# Three ways to compile the prompt pass for prompts of many lengths; prompts.py compares
+# them, each in a process of its own. Each way takes the model and returns run(prompt): the
+# next-token logits after the prompt.
+LENGTHS = (7, 19, 33, 50, 64, 90, 128)  # prompt lengths of successive requests
+BUCKETS = (32, 64, 128)
+
+
+def prefill_logits(model, prompt):
+    """The prompt pass: fill the cache for every prompt position, return the last position's logits."""
+    return model(prompt, POSITIONS[: prompt.shape[1]])[:, -1]
+
+
+def default_way(model):
+    """The default: the first length is compiled static; the second one fails a guard and is
+    compiled again with the length as a symbol; the later lengths reuse that graph."""
+    compiled = torch.compile(prefill_logits)
+    return lambda prompt: compiled(model, prompt)
+
+
+def marked_way(model):
+    """mark_dynamic says ahead of time that dimension 1 (the length) will vary: one graph from the start."""
+    compiled = torch.compile(prefill_logits)
+
+    def run(prompt):
+        torch._dynamo.mark_dynamic(prompt, 1)
+        return compiled(model, prompt)
+
+    return run
+
+
+def bucketed_way(model):
+    """Padding buckets: pad each prompt to the next of a few lengths and compile each bucket
+    static (dynamic=False). The padding goes after the prompt, so causal attention keeps the
+    prompt's own logits unchanged; the answer is read at the last real position."""
+    compiled = torch.compile(lambda model, padded: model(padded, POSITIONS[: padded.shape[1]]), dynamic=False)
+
+    def run(prompt):
+        n = prompt.shape[1]
+        size = next(b for b in BUCKETS if b >= n)
+        padded = F.pad(prompt, (0, size - n))  # token 0 as padding
+        return compiled(model, padded)[:, n - 1]
+
+    return run
+
+
+PROMPT_WAYS = {"default": default_way, "mark_dynamic": marked_way, "buckets": bucketed_way}
+
+
 # %% check glue=check
 if __name__ == "__main__":  # the other files of this chapter import the model; this part runs only here
     model = build()

@@ -1,17 +1,20 @@
 # /// capture
 # gpus = 1
-# timeout = 240     # about 30 s on an H100: one compile, two short profiles
+# timeout = 240     # about 30 s on an H100: one compile, two short profiles, timings
 # exclusive = true
 # ///
 
 # %% setup
+import time
+
 import torch
 import torch.nn.functional as F
 from tabulate import tabulate
 from torch import nn
 
+import timing
 from profiles import lanes, profiled, summary, timeline, top
-from timing import measure, spread
+from timing import compare, overlap, spread
 
 device = "cuda" if torch.cuda.is_available() else "cpu"
 dtype = torch.bfloat16 if device == "cuda" else torch.float32
@@ -35,16 +38,52 @@ x = torch.randn(TOKENS, WIDTH, device=device, dtype=dtype)
 compiled = torch.compile(model)
 torch.set_grad_enabled(False)
 
-# %% profile glue=profiles
+# %% profile glue=profiles,difference
 eager_prof = profiled(lambda: model(x))
 compiled_prof = profiled(lambda: compiled(x))  # its untimed first call compiles
 profiles = {"eager": summary(eager_prof), "compiled": summary(compiled_prof)}
-for name in profiles:
-    profiles[name].update(measure(lambda: (model if name == "eager" else compiled)(x)))
+
+# Two measures of the same calls (see the Speedups chapter), eager and compiled interleaved in rounds.
+# Back to back: 20 calls queued between two CUDA events, the GPU's time per call in a loop that never
+# waits for a result. Latency from idle: one call, synchronised before and after, as a loop that
+# waits for every result sees it: the GPU has nothing to do until the host has launched the call's
+# first kernel. Last, the host's own time: from the call to its return, all its kernels launched.
+steps = {"eager": lambda: model(x), "compiled": lambda: compiled(x)}
+timed = {measure: compare(steps, measure=measure) for measure in ("back_to_back", "latency")}
+
+
+def host_time(step, rounds=15):
+    times = []
+    for _ in range(rounds):
+        timing.sync()
+        started = time.perf_counter()
+        step()
+        times.append((time.perf_counter() - started) * 1000)
+    timing.sync()
+    return timing.summary(times)
+
+
 for name, p in profiles.items():
+    p["back_to_back"], p["latency"] = timed["back_to_back"][name], timed["latency"][name]
+    p["host"] = host_time(steps[name])
+    p["latency_extra_ms"] = p["latency"]["ms"] - p["back_to_back"]["ms"]  # what waiting for each call adds
     busy = "—" if p["busy"] is None else f"{p['busy']:.0%}"
-    print(f"{name:9} {p['kernels']:4.0f} kernels per call, {p['kernel_us']:8.1f} µs of kernels per call, "
-          f"GPU busy {busy}; a call takes {spread(p)}")
+    print(f"{name}: {p['kernels']:.0f} kernels per call, {p['kernel_us']:.1f} µs of kernels per call, "
+          f"GPU busy {busy}")
+    print(f"    back to back:      {spread(p['back_to_back'])}")
+    print(f"    latency from idle: {spread(p['latency'])}")
+    print(f"    on the host, from the call to its return: {p['host']['ms']:.3f} ms")
+
+eager, comp = profiles["eager"], profiles["compiled"]
+difference = {"kernels_ms": (comp["kernel_us"] - eager["kernel_us"]) / 1000,
+              "host_ms": comp["host"]["ms"] - eager["host"]["ms"]}
+for measure in timed:
+    difference[f"{measure}_ms"] = comp[measure]["ms"] - eager[measure]["ms"]
+    difference[f"{measure}_overlap"] = overlap(eager[measure], comp[measure])
+print("compiled minus eager, per call:", ", ".join(f"{what} {difference[what + '_ms']:+.3f} ms" for what in
+                                                     ("kernels", "back_to_back", "latency", "host")))
+for measure in timed:
+    print(f"{measure}: the ranges {'overlap' if difference[measure + '_overlap'] else 'do not overlap'}")
 print("compiled regions in the compiled profile:", *profiles["compiled"]["regions"], sep="\n    ")
 
 # %% top-kernels

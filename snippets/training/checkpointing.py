@@ -1,17 +1,36 @@
 # /// capture
 # gpus = 1
-# timeout = 420     # about 65 s on an H100: three cold compiles of the forward and backward passes
+# timeout = 420     # about 80 s on an H100: three cold compiles of the forward and backward passes, four small ones
 # exclusive = true
 # ///
 
-# %% setup
+# %% setup glue=workspace_mib
 import torch
 from tabulate import tabulate
 
-from timing import CUDA, first_call, measure, peak_mib
-from model import build, loss_of
+from timing import CUDA, compare, first_call, peak_mib, warm
+from model import build, device, loss_of
 
 torch.compiler.config.force_disable_caches = True  # every compile below starts cold, as in a new process
+
+
+def allocated_mib():
+    return torch.cuda.memory_allocated() / 2**20 if CUDA else None
+
+
+# A throw-away matrix product, forward and backward, before anything is measured. cuBLAS allocates
+# a workspace the first time a thread multiplies matrices (this one, and the autograd engine's
+# thread that runs the backward pass) and keeps it: it is part of every row's base, not of the
+# first row's step.
+if CUDA:
+    layer = torch.nn.Linear(64, 64, device="cuda")
+    with torch.autocast("cuda", torch.bfloat16):
+        layer(torch.randn(64, 64, device="cuda")).float().sum().backward()
+    del layer
+    torch.cuda.synchronize()
+workspace_mib = allocated_mib()  # what the product left allocated
+if CUDA:
+    print(f"left allocated after a throw-away matrix product, forward and backward: {workspace_mib:.0f} MiB")
 
 
 def forward_backward(model, data):
@@ -20,20 +39,49 @@ def forward_backward(model, data):
     loss_of(model, *data).backward()
 
 
-def run(checkpointing, compiled, budget=None):
-    """Time and peak memory of forward_backward for one way of saving activations."""
-    torch._dynamo.reset()
+def with_budget(budget):
+    """TorchInductor, with the partitioner's activation memory budget set while it compiles.
+
+    The budget is read when the backward graph is partitioned, at compile time. As the backend,
+    it goes with this compiled model only: Dynamo reuses what it compiled for one instance of a
+    class for another instance compiled with an equal backend, and this backend equals no other.
+    """
+    inductor = torch._dynamo.lookup_backend("inductor")
+
+    def backend(graph, example_inputs):
+        with torch._functorch.config.patch(activation_memory_budget=budget):
+            return inductor(graph, example_inputs)
+
+    return backend
+
+
+def prepare(checkpointing, compiled, budget=None):
+    """One way of saving activations: its step, first call and memory.
+
+    All rows stay alive until they are timed together, so memory is counted from what was
+    allocated before this row's model was built, plus cuBLAS's workspace: the figures of a
+    process that runs this row alone.
+    """
+    held = allocated_mib()  # the workspace and the rows built before this one
     model, data = build(checkpointing)
-    base_mib = torch.cuda.memory_allocated() / 2**20 if CUDA else None  # weights and the batch
-    net = torch.compile(model) if compiled else model
+    base = allocated_mib()  # weights and batch on top of that
+    if not compiled:
+        net = model
+    elif budget is None:
+        net = torch.compile(model)
+    else:
+        net = torch.compile(model, backend=with_budget(budget))
     step = lambda: forward_backward(net, data)  # noqa: E731
-    # activation_memory_budget is read when the backward graph is partitioned: at compile time
-    with torch._functorch.config.patch(activation_memory_budget=1.0 if budget is None else budget):
-        first_s = first_call(step)
-    result = {"first_s": first_s, **measure(step), "peak_mib": peak_mib(step), "base_mib": base_mib}
+    result = {"first_s": first_call(step)}
+    warm(step, 2)
+    peak = peak_mib(step)
     if CUDA:
-        result["above_base_mib"] = result["peak_mib"] - base_mib
-    return result
+        result["peak_mib"] = peak - held + workspace_mib
+        result["base_mib"] = base - held + workspace_mib
+        result["above_base_mib"] = peak - base
+    else:
+        result["peak_mib"] = result["base_mib"] = None
+    return step, result
 
 
 # %% variants glue=memory
@@ -44,13 +92,18 @@ LABELS = {
     "compiled_checkpoint": "compiled, checkpoint per block",
     "compiled_budget": "compiled, activation_memory_budget=0.5",
 }
-memory = {
-    "eager": run(checkpointing=False, compiled=False),
-    "eager_checkpoint": run(checkpointing=True, compiled=False),
-    "compiled": run(checkpointing=False, compiled=True),
-    "compiled_checkpoint": run(checkpointing=True, compiled=True),
-    "compiled_budget": run(checkpointing=False, compiled=True, budget=0.5),
+prepared = {
+    "eager": prepare(checkpointing=False, compiled=False),
+    "eager_checkpoint": prepare(checkpointing=True, compiled=False),
+    "compiled": prepare(checkpointing=False, compiled=True),
+    "compiled_checkpoint": prepare(checkpointing=True, compiled=True),
+    "compiled_budget": prepare(checkpointing=False, compiled=True, budget=0.5),
 }
+# Forward and backward passes are a training loop's: timed back to back (GPU time per step),
+# the five rows interleaved in rounds, each warmed first. A step takes milliseconds, so a round
+# queues ten of them.
+timed = compare({name: step for name, (step, _) in prepared.items()}, measure="back_to_back", calls=10)
+memory = {name: {**result, **timed[name]} for name, (_, result) in prepared.items()}
 
 
 def mib(value):
@@ -58,9 +111,10 @@ def mib(value):
 
 
 print(tabulate([[LABELS[name], f"{r['first_s']:.1f}", f"{r['ms']:.2f}", f"{r['p10']:.2f}–{r['p90']:.2f}",
-                 mib(r["peak_mib"]), mib(r.get("above_base_mib"))] for name, r in memory.items()],
-               headers=["forward + backward", "first call (s)", "median (ms)", "p10–p90 (ms)", "peak (MiB)",
-                        "peak above weights and batch (MiB)"]))
+                 mib(r["peak_mib"]), mib(r["base_mib"]), mib(r.get("above_base_mib"))]
+                for name, r in memory.items()],
+               headers=["forward + backward", "first call (s)", "back to back, median (ms)", "p10–p90 (ms)",
+                        "peak (MiB)", "weights, batch, workspace (MiB)", "peak above them (MiB)"]))
 
 # %% chart
 import matplotlib.pyplot as plt
@@ -72,9 +126,59 @@ if CUDA:
         r = memory[name]
         ax.errorbar(r["above_base_mib"], r["ms"], yerr=[[r["ms"] - r["p10"]], [r["p90"] - r["ms"]]],
                     fmt="o", capsize=3, label=LABELS[name])
-    ax.set_xlabel("peak memory above weights and batch (MiB)")
-    ax.set_ylabel("forward + backward, median (ms)")
+    ax.set_xlabel("peak memory above weights, batch and workspace (MiB)")
+    ax.set_ylabel("forward + backward, back to back,\nmedian (ms)")
     ax.legend(fontsize=7)
     fig.tight_layout()
 else:
     print("no chart without CUDA: peak memory is measured on the GPU")
+
+# %% dropout glue=dropout_grads
+# Dropout inside the compiled region. Its mask is random: the backward pass must apply the mask
+# that the forward pass drew. Each variant's gradients are compared with eager's; the seed is set
+# before every forward pass, and fallback_random makes the compiled code draw its random numbers
+# as eager PyTorch does, so a correct variant draws eager's mask.
+import warnings
+
+from torch import nn
+from torch.utils.checkpoint import checkpoint
+
+torch.manual_seed(0)
+mlp = nn.Sequential(nn.Linear(256, 1024), nn.Dropout(p=0.1), nn.Linear(1024, 256)).to(device)
+x = torch.randn(64, 256, device=device)
+
+
+def gradients(fn):
+    """All of mlp's gradients after one forward and backward pass of fn, as one flat tensor."""
+    mlp.zero_grad(set_to_none=True)
+    torch.manual_seed(1)  # the same random numbers for every variant
+    fn(x).square().mean().backward()
+    return torch.cat([p.grad.flatten() for p in mlp.parameters()])
+
+
+eager = gradients(mlp)
+variants = {
+    "budget_1_0": torch.compile(mlp, backend=with_budget(1.0)),
+    "budget_0_5": torch.compile(mlp, backend=with_budget(0.5)),
+    "budget_0_0": torch.compile(mlp, backend=with_budget(0.0)),
+    # explicit checkpointing of the same layers, under compile, with the default budget
+    "checkpoint": torch.compile(lambda inputs: checkpoint(mlp, inputs, use_reentrant=False)),
+}
+dropout_grads = {}
+with torch._inductor.config.patch(fallback_random=True), warnings.catch_warnings():  # read at compile time
+    # The products stay in full float32 on purpose, so that a difference of 0.1 % stands out;
+    # Inductor's note that TF32 tensor cores are left unused is silenced here.
+    warnings.filterwarnings("ignore", "TensorFloat32", UserWarning)
+    for name, fn in variants.items():
+        grads = gradients(fn)
+        differ = ~torch.isclose(grads, eager, rtol=1e-3, atol=1e-6)  # off by more than 1e-6 + 0.1 %
+        largest = (grads - eager).abs().max().item()
+        dropout_grads[name] = {"differ": differ.float().mean().item(),  # the share of gradient elements
+                               "max_abs": largest,
+                               "max_rel": largest / eager.abs().max().item()}  # of eager's largest gradient
+
+print(f"{eager.numel():,} gradient elements; eager's largest is {eager.abs().max().item():.2e}")
+print(tabulate([[name, f"{r['differ']:.1%}", f"{r['max_abs']:.2e}", f"{r['max_rel']:.1%}"]
+                for name, r in dropout_grads.items()],
+               headers=["compiled", "elements unlike eager's", "largest difference", "of eager's largest"],
+               disable_numparse=True))
