@@ -5,41 +5,22 @@
 # ///
 
 # %% measure
-import statistics
-import time
-
 import torch
 
+import timing  # the guide's shared timing method (snippets/_shared/timing.py)
 
-def measure(step, warmup=10, repeats=50):
-    """Steady-state time of step() in ms: (median, 10th percentile, 90th percentile).
+MEASURES = ("back_to_back", "latency")
 
-    Each call is timed with CUDA events after `warmup` untimed calls, so compilation,
-    autotuning and CUDA-graph recording are not part of the numbers.
+
+def measure(variants, rounds=15, calls=10):
+    """Both of the guide's measures for each variant (name -> step), interleaved in rounds.
+
+    timing.compare warms every variant, then times them in rounds, A B C, B C A, ..., so that
+    drift falls on all of them alike. Back to back: `calls` calls queued between two CUDA
+    events, GPU time per call. Latency from idle: one synchronised call. Each is a median
+    with its 10th-90th percentile range across the rounds.
     """
-    for _ in range(warmup):
-        step()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(repeats):
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        step()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end))
-    deciles = statistics.quantiles(times, n=10)
-    return statistics.median(times), deciles[0], deciles[-1]
-
-
-def first_call(step):
-    """Wall time in seconds of the first call: compilation plus one run."""
-    torch.cuda.synchronize()
-    started = time.perf_counter()
-    step()
-    torch.cuda.synchronize()
-    return time.perf_counter() - started
+    return {measure: timing.compare(variants, measure, rounds=rounds, calls=calls) for measure in MEASURES}
 
 
 # %% compare
@@ -47,33 +28,27 @@ MODES = ("default", "reduce-overhead", "max-autotune")
 
 
 def compare(name, build_step, dtype, modes=MODES):
-    """Time eager and each compile mode; build_step(wrap) returns a step with the model wrapped."""
-    eager_ms, lo, hi = measure(build_step(lambda model: model))
-    rows = [
-        dict(model=name, dtype=dtype, mode="eager", compile_s=None, ms=eager_ms, p10=lo, p90=hi, speedup=1.0)
-    ]
+    """Eager and each compile mode; build_step(wrap) returns a step with the model wrapped.
+
+    Each mode's first call (its compilation) is timed on its own with timing.first_call;
+    then all variants are measured together, interleaved.
+    """
+    steps = {"eager": build_step(lambda model: model)}
+    rows = {"eager": dict(model=name, dtype=dtype, mode="eager", compile_s=None)}
+    cache = torch._dynamo.utils.counters["inductor"]  # Inductor's FX graph cache: lookups during a first call
     for mode in modes:
-        torch._dynamo.reset()  # forget earlier compilations: every mode starts cold
-        step = build_step(lambda model: torch.compile(model, mode=mode))
-        cache = torch._dynamo.utils.counters["inductor"]  # Inductor's FX graph cache: lookups during the first call
+        steps[mode] = build_step(lambda model: torch.compile(model, mode=mode))
         before = [cache[f"fxgraph_cache_{kind}"] for kind in ("hit", "miss", "bypass")]
-        compile_s = first_call(step)
+        compile_s = timing.first_call(steps[mode])
         lookups = [cache[f"fxgraph_cache_{kind}"] - n for kind, n in zip(("hit", "miss", "bypass"), before)]
-        ms, lo, hi = measure(step)
-        rows.append(
-            dict(
-                model=name,
-                dtype=dtype,
-                mode=mode,
-                compile_s=compile_s,
-                ms=ms,
-                p10=lo,
-                p90=hi,
-                speedup=eager_ms / ms,
-                cache="/".join(map(str, lookups)),
-            )
-        )
-    return rows
+        rows[mode] = dict(model=name, dtype=dtype, mode=mode, compile_s=compile_s, cache="/".join(map(str, lookups)))
+    measured = measure(steps)
+    eager_ms = measured["back_to_back"]["eager"]["ms"]
+    for mode, row in rows.items():
+        b2b, idle = measured["back_to_back"][mode], measured["latency"][mode]
+        row.update(ms=b2b["ms"], p10=b2b["p10"], p90=b2b["p90"], rounds=b2b["rounds"], speedup=eager_ms / b2b["ms"],
+                   latency=idle)
+    return list(rows.values())
 
 
 def by_mode(rows):
@@ -127,19 +102,16 @@ def table(rows):
     return tabulate(
         [
             (
-                r["model"],
-                r["dtype"],
                 r["mode"],
                 "—" if r["compile_s"] is None else f"{r['compile_s']:.1f}",
-                f"{r['ms']:.2f}",
-                f"{r['p10']:.2f}–{r['p90']:.2f}",
+                f"{r['ms']:.2f} ({r['p10']:.2f}–{r['p90']:.2f})",
                 f"{r['speedup']:.2f}×",
+                f"{r['latency']['ms']:.2f} ({r['latency']['p10']:.2f}–{r['latency']['p90']:.2f})",
                 r.get("cache", "—"),
             )
             for r in rows
         ],
-        headers=["model", "dtype", "mode", "first call (s)", "median (ms)", "p10–p90 (ms)", "speedup",
-                 "FX graph cache hit/miss/bypass"],
+        headers=["mode", "first call s", "back to back ms", "speedup", "latency ms", "cache h/m/b"],
     )
 
 
@@ -153,7 +125,7 @@ def chart(rows, title):
     bars = left.bar(modes, [r["speedup"] for r in compiled], color="#3f51b5")
     left.bar_label(bars, fmt="%.2f×", fontsize=8)
     left.axhline(1.0, color="grey", linewidth=0.8)
-    left.set_ylabel("speedup over eager")
+    left.set_ylabel("speedup over eager\n(back to back)")
     bars = right.bar(modes, [r["compile_s"] for r in compiled], color="#ff9800")
     right.bar_label(bars, fmt="%.0f s", fontsize=8)
     right.set_ylabel("first call (s)")
@@ -166,18 +138,16 @@ def chart(rows, title):
 
 # %% demo
 if __name__ == "__main__":  # the model files import the helpers above; this part runs only here
-    torch.set_float32_matmul_precision("high")
     x = torch.randn(1 << 26, device="cuda")
 
     def pointwise(t):
         return torch.nn.functional.gelu(t) * torch.sigmoid(t) + 0.5 * t
 
-    eager_ms, _, _ = measure(lambda: pointwise(x))
     compiled = torch.compile(pointwise)
-    compile_s = first_call(lambda: compiled(x))
-    compiled_ms, lo, hi = measure(lambda: compiled(x))
-    print(f"eager:    {eager_ms:6.2f} ms per call")
-    print(
-        f"compiled: {compiled_ms:6.2f} ms per call (p10–p90 {lo:.2f}–{hi:.2f}), "
-        f"first call {compile_s:.1f} s, speedup {eager_ms / compiled_ms:.2f}×"
-    )
+    compile_s = timing.first_call(lambda: compiled(x))
+    measured = measure({"eager": lambda: pointwise(x), "compiled": lambda: compiled(x)})
+    for kind, label in (("back_to_back", "back to back"), ("latency", "latency from idle")):
+        eager, fast = measured[kind]["eager"], measured[kind]["compiled"]
+        print(f"{label:>17}: eager {timing.spread(eager)}")
+        print(f"{'':>17}  compiled {timing.spread(fast)}, speedup {eager['ms'] / fast['ms']:.2f}×")
+    print(f"first call of the compiled function: {compile_s:.1f} s")
