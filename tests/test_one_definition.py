@@ -52,6 +52,18 @@ def test_capture_and_the_catalog_find_the_same_snippet_files(tmp_path):
         found("snippets/_shared/timing.py")
 
 
+def test_capture_takes_folders_named_relative_to_the_checkout(tmp_path, monkeypatch):
+    """`make capture SNIPPETS=snippets/topic` names a folder relative to the checkout while the root
+    is absolute: finding its files compared the two paths and failed with a ValueError."""
+    from tcguide.capture import driver
+
+    _snippets_tree(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    assert [str(p) for p in driver.discover(["snippets/topic", "snippets/_shared"], tmp_path)] == ["snippets/topic/a.py"]
+    assert [str(p) for p in driver.discover(["snippets"], tmp_path.resolve())] == [
+        "snippets/other/c.py", "snippets/topic/a.py"]
+
+
 def test_notebooks_and_the_site_have_the_same_languages(tmp_path):
     """The notebooks took the folders of docs/ holding pages, the site the i18n plugin's locales: a
     folder without an entry in mkdocs.yml (a language begun by hand) gave notebooks only."""

@@ -155,8 +155,8 @@ def snippet_files(folder: Path, top: Path | None = None) -> list[Path]:
     """The snippet files under ``folder`` (every .py file but the helpers), sorted. ``top`` is the
     snippets/ folder the helper rule counts from (default: ``folder``), so that naming
     ``snippets/_shared`` finds no snippet file in it."""
-    top = top or folder
-    return [p for p in sorted(folder.rglob("*.py")) if not is_helper(p.relative_to(top))]
+    top = (top or folder).resolve()
+    return [p for p in sorted(folder.rglob("*.py")) if not is_helper(p.resolve().relative_to(top))]
 
 
 def import_roots(folder: Path, display: str) -> list[tuple[Path, str]]:
