@@ -194,3 +194,13 @@ def test_a_forbidden_variant_of_the_glossary_fails_with_page_and_line(site):
     (problem,) = i18n.glossary_problems(site, "ru")
     assert str(problem) == ("docs/ru/start.md:17: uses «запись вывода», a variant the glossary forbids — "
                             "write «прогон» (i18n/glossary-ru.md)")
+
+
+def test_a_glossary_cell_may_hold_an_escaped_bar(tmp_path):
+    from tcguide.i18n import glossary
+
+    file = tmp_path / "glossary-ru.md"
+    file.write_text("| English | Русский | Примечание |\n|---|---|---|\n"
+                    "| quoted figure (`{{quote:FIGURE\\|SOURCE}}`) | цитируемое значение | |\n| guard | гард | |\n")
+    assert glossary.english_terms(file) == ["quoted figure (`{{quote:FIGURE|SOURCE}}`)", "guard"]
+    assert glossary.translations(file) == ["цитируемое значение", "гард"]
