@@ -197,6 +197,30 @@ def test_untranslated_and_outdated_pages_tell_the_reader(bilingual):
     assert "<title>Главная - t</title>" in outdated
 
 
+def test_a_copied_or_half_translated_page_says_it_is_not_translated_not_outdated(bilingual):
+    """The English copy a new language starts with, and a page left half in English, even after the English
+    page changed: the notice says what is untranslated, never that the translation follows an earlier version."""
+    from tcguide.i18n import translations as i18n
+
+    (bilingual / "docs" / "en" / "index.md").write_text("# Home\n\nThe guide to compiling models with speed.\n")
+    (bilingual / "docs" / "en" / "half.md").write_text("# Half\n\nOne paragraph of words here.\n\n"
+                                                       "Another paragraph of words here.\n")
+    (bilingual / "docs" / "ru" / "index.md").write_text((bilingual / "docs" / "en" / "index.md").read_text())
+    (bilingual / "docs" / "ru" / "half.md").write_text("# Половина\n\nОдин абзац слов здесь.\n\n"
+                                                       "Another paragraph of words here.\n")
+    site = i18n.Site(bilingual)
+    for page in ("index.md", "half.md"):
+        i18n.stamp(site, "ru", page)
+    (bilingual / "docs" / "en" / "index.md").write_text("# Home\n\nThe guide to compiling models, changed.\n")
+    assert mkdocs(bilingual, "--strict").returncode == 0
+    copy = (bilingual / "out" / "ru" / "index.html").read_text()
+    assert "Эта страница ещё не переведена на русский язык; перед вами английский оригинал." in copy
+    half = (bilingual / "out" / "ru" / "half" / "index.html").read_text()
+    assert 'Часть этой страницы ещё не переведена и осталась на английском. <a href="../../half/">' in half
+    for page in (copy, half):
+        assert "более ранней версии" not in page and "% of its prose" not in page
+
+
 def test_malformed_translation_record_is_a_warning_with_page_and_line(bilingual):
     (bilingual / "docs" / "en" / "index.md").write_text("# Home\n")
     (bilingual / "docs" / "ru" / "index.md").write_text("---\ntranslation: [unclosed\n---\n# Главная\n")

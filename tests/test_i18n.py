@@ -175,14 +175,50 @@ def test_a_translation_must_quote_the_figures_its_english_page_quotes(site):
     assert "quotes {{a.py:t.warm}}, which the English page does not" in str(problem)
 
 
-def test_a_stamped_page_that_is_mostly_english_is_not_up_to_date(site):
+def test_a_stamped_page_that_is_mostly_english_is_not_translated(site):
     write(site, "ru", ENGLISH)
     i18n.stamp(site, "ru", "start.md")
     state = i18n.status(site, "ru", "start.md")
-    assert state.state == "outdated" and state.changes[0].startswith("not translated: ")
+    assert state.state == "untranslated" and state.english == 1.0
+    assert state.changes == ("100% of its prose words are English (a translation has at most 15%)",)
+    write(site, "en", ENGLISH.replace("Text.", "Better text."))  # English moves on: still not translated, not outdated
+    assert i18n.status(site, "ru", "start.md").state == "untranslated"
     write(site, "ru", RUSSIAN)
     i18n.stamp(site, "ru", "start.md")
     assert i18n.status(site, "ru", "start.md").state == "up to date"  # code, identifiers and cells don't count
+
+
+def prose(english_words: int, russian_words: int) -> str:
+    """A page with the English page's headings and cells, and prose of so many words of each language."""
+    return RUSSIAN.replace("Введение.", " ".join(["word"] * english_words + ["слово"] * russian_words) + ".")
+
+
+@pytest.mark.parametrize("english_words, russian_words, state", [
+    (49, 51, "untranslated"),  # 49 % English: the limit of a half let this pass as translated
+    (20, 80, "untranslated"),  # one English paragraph in five
+    (10, 90, "up to date"),  # the share of a translation that keeps its glossary's English terms
+])
+def test_a_translation_has_at_most_fifteen_percent_english_words(site, english_words, russian_words, state):
+    write(site, "ru", prose(english_words, russian_words))
+    i18n.stamp(site, "ru", "start.md")
+    share = i18n.english_share(site.read("ru", "start.md"), "ru")
+    assert abs(share - english_words / (english_words + russian_words + 5)) < 0.01  # and the 5 words of the rest
+    assert i18n.status(site, "ru", "start.md").state == state
+
+
+def test_a_section_renamed_and_rewritten_reports_both(site):
+    i18n.stamp(site, "ru", "start.md")
+    write(site, "en", ENGLISH.replace("## Modules\n\nMore.", "## Modules and methods\n\nMuch more."))
+    assert i18n.status(site, "ru", "start.md").changes == ("renamed: Modules → Modules and methods",
+                                                           "changed: Modules and methods")
+    write(site, "en", ENGLISH.replace("## Modules\n", "## Modules and methods\n"))  # the heading alone
+    assert i18n.status(site, "ru", "start.md").changes == ("renamed: Modules → Modules and methods",)
+
+
+def test_a_translation_record_that_is_not_a_mapping_names_the_page(site):
+    write(site, "ru", "---\ntranslation: [a, b]\n---\n" + RUSSIAN)
+    with pytest.raises(GuideError, match=r"^docs/ru/start.md:2: its 'translation' record is not a mapping"):
+        i18n.status(site, "ru", "start.md")
 
 
 def test_a_forbidden_variant_of_the_glossary_fails_with_page_and_line(site):

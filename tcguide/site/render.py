@@ -212,7 +212,7 @@ def status_table(rows, languages: list[str], lang: str, titles: dict[str, str] |
     one column per language (its own name, linked to its home)."""
     titles = titles or {}
     states = {"up to date": ("up to date", "tcg-ok"), "outdated": ("outdated_state", "tcg-outdated"),
-              "missing": ("missing", "tcg-missing")}
+              "untranslated": ("untranslated_state", "tcg-outdated"), "missing": ("missing", "tcg-missing")}
     by_page: dict[str, dict] = {}
     for row in rows:
         by_page.setdefault(row.page, {})[row.lang] = row
