@@ -162,8 +162,11 @@ def _new_language(args) -> int:
         print(exc, file=sys.stderr)
         return 1
     print("\n".join(written))
-    print(f"next: the language's name and site_name in mkdocs.yml, its words in tcguide/core/labels.py, its glossary, "
-          f"then translate docs/{args.locale}/ page by page (make i18n-stamp PAGE=...)")
+    code = args.locale
+    print(f"next: in mkdocs.yml, the language's name and each line of its entry marked '# translate'; its words in "
+          f"tcguide/core/labels.py (English until then); i18n/glossary-{code}.md and i18n/style-{code}.md; its "
+          f"reviewers in .github/CODEOWNERS and its name in the claim form; then translate docs/{code}/ page by page "
+          f"(make i18n-stamp PAGE=docs/{code}/<page>.md after each)")
     return 0
 
 
