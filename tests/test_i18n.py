@@ -216,8 +216,8 @@ def test_a_section_renamed_and_rewritten_reports_both(site):
 
 
 def test_a_translation_record_that_is_not_a_mapping_names_the_page(site):
-    write(site, "ru", "---\ntranslation: [a, b]\n---\n" + RUSSIAN)
-    with pytest.raises(GuideError, match=r"^docs/ru/start.md:2: its 'translation' record is not a mapping"):
+    write(site, "ru", "---\ntitle: Первые шаги\ntranslation: [a, b]\n---\n" + RUSSIAN)
+    with pytest.raises(GuideError, match=r"^docs/ru/start.md:3: its 'translation' record is not a mapping"):
         i18n.status(site, "ru", "start.md")
 
 
@@ -240,3 +240,43 @@ def test_a_glossary_cell_may_hold_an_escaped_bar(tmp_path):
                     "| quoted figure (`{{quote:FIGURE\\|SOURCE}}`) | цитируемое значение | |\n| guard | гард | |\n")
     assert glossary.english_terms(file) == ["quoted figure (`{{quote:FIGURE|SOURCE}}`)", "guard"]
     assert glossary.translations(file) == ["цитируемое значение", "гард"]
+
+
+PORTUGUESE = ENGLISH.replace("Intro.", "Uma introdução curta para quem compila modelos pela primeira vez.") \
+    .replace("Text.", "Texto sobre como compilar uma função com torch.compile.").replace("More.", "Mais texto sobre os módulos.") \
+    .replace("# Getting started", "# Primeiros passos").replace("## Compile a function", "## Compilar uma função") \
+    .replace("## Modules", "## Módulos")
+
+
+def test_a_language_in_latin_letters_is_told_from_english_by_the_english_pages_words(tmp_path):
+    """Its words are in the same letters as English: the English ones are those the English page uses."""
+    (tmp_path / "mkdocs.yml").write_text(MKDOCS.replace("locale: zh", "locale: pt_BR"))
+    (tmp_path / "docs" / "en").mkdir(parents=True)
+    (tmp_path / "docs" / "pt_BR").mkdir(parents=True)
+    site = i18n.Site(tmp_path)
+    write(site, "en", ENGLISH.replace("More.", "More about how the modules are compiled, and what that costs."))
+    english = site.read("en", "start.md")
+    write(site, "pt_BR", PORTUGUESE)
+    assert i18n.english_share(site.read("pt_BR", "start.md"), "pt_BR", english) < 0.15
+    i18n.stamp(site, "pt_BR", "start.md")
+    assert i18n.status(site, "pt_BR", "start.md").state == "up to date"
+    write(site, "pt_BR", english.body)  # the English copy a new language starts with
+    assert i18n.english_share(site.read("pt_BR", "start.md"), "pt_BR", english) == 1.0
+    assert i18n.status(site, "pt_BR", "start.md").state == "untranslated"
+
+
+def test_a_japanese_translation_counts_as_translated_and_its_english_copy_does_not(tmp_path):
+    """A language with no rule of its own, written without spaces: every two kana or Han characters are a word."""
+    (tmp_path / "mkdocs.yml").write_text(MKDOCS.replace("locale: zh", "locale: ja"))
+    (tmp_path / "docs" / "en").mkdir(parents=True)
+    (tmp_path / "docs" / "ja").mkdir(parents=True)
+    site = i18n.Site(tmp_path)
+    write(site, "en", ENGLISH)
+    write(site, "ja", RUSSIAN.replace("Введение.", "最初の呼び出しでは kernel をコンパイルするので時間がかかります。")
+          .replace("Текст.", "関数をコンパイルします。").replace("Ещё.", "モジュールも同じです。")
+          .replace("Первые шаги", "はじめに").replace("Компиляция функции", "関数のコンパイル").replace("Модули", "モジュール"))
+    assert i18n.english_share(site.read("ja", "start.md"), "ja", site.read("en", "start.md")) < 0.1
+    i18n.stamp(site, "ja", "start.md")
+    assert i18n.status(site, "ja", "start.md").state == "up to date"
+    write(site, "ja", ENGLISH)
+    assert i18n.status(site, "ja", "start.md").state == "untranslated"

@@ -47,7 +47,11 @@ MOSTLY_ENGLISH = 0.5  # beyond this the site tells readers the page is the Engli
 LATIN_WORD = re.compile(r"\b[A-Za-z][a-z]+\b")  # a lower-case English word (TorchDynamo, CUDA, API names are not)
 NATIVE = {"ru": re.compile(r"[А-Яа-яЁё]+"), "zh": re.compile(r"[\u4e00-\u9fff]{1,2}"),
           "ko": re.compile(r"[\uac00-\ud7a3]+")}  # a word of the language (Chinese: about two characters)
-OTHER_SCRIPT = re.compile(r"[^\W\d_A-Za-z]+")  # a language without its own rule: any word not in Latin letters
+# A language without a rule of its own: a word in a script other than Latin, every two characters of kana
+# or Han (written without spaces between words, as zh's rule counts them); a language in Latin letters
+# has none, and english_share tells its words from English by the English page's.
+UNSPACED, LATIN = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff", "A-Za-z\u00c0-\u024f\u1e00-\u1eff"
+OTHER_SCRIPT = re.compile(f"[{UNSPACED}]{{1,2}}|[^\\W\\d_{LATIN}{UNSPACED}]+")
 CODE_SPAN = glue.CODE_SPAN
 MARKUP = re.compile(r"<[^>]+>|\]\([^)]*\)|https?://\S+")
 HEADING = directive.HEADING
@@ -71,6 +75,7 @@ class Page:
     front: dict
     body: str
     body_line: int  # file line of the body's first line
+    record_line: int = 1  # file line of the front matter's translation record
     headings: list[Heading] = field(default_factory=list)
     directives: list[directive.Directive] = field(default_factory=list)
     sections: dict[str, str] = field(default_factory=dict)  # heading text -> hash
@@ -114,6 +119,9 @@ def read_page(path: Path, display: str) -> Page:
         if not isinstance(front, dict):
             raise GuideError(display, 1, "front matter is not a mapping", "write it as 'key: value' lines")
     page = Page(display, front, body, body_line)
+    if yaml_text is not None:
+        page.record_line = next((i for i, line in enumerate(yaml_text.splitlines(), start=2)
+                                 if line.startswith("translation:")), 1)
     found, _ = directive.find(text, display)
     page.directives = [d for d in found if d.kind == "cell"]
     current, lines = "", []
@@ -184,7 +192,8 @@ def record_of(page: Page) -> dict:
     """The page's translation record ({} if it was never stamped); a malformed one names the page."""
     record = page.front.get("translation") or {}
     if not isinstance(record, dict) or not isinstance(record.get("sections") or {}, dict):
-        raise GuideError(page.path, 2, "its 'translation' record is not a mapping of version, sections and translated",
+        raise GuideError(page.path, page.record_line,
+                         "its 'translation' record is not a mapping of version, sections and translated",
                          "delete the record and stamp the page again: " + STAMP.format(page=page.path))
     return record
 
@@ -194,7 +203,7 @@ def status(site: Site, lang: str, page: str, english: Page | None = None) -> Sta
         return Status(lang, page, "missing")
     english = english or site.read(SOURCE, page)
     translated = site.read(lang, page)
-    share = english_share(translated, lang)
+    share = english_share(translated, lang, english)
     if share > TRANSLATED_AT_MOST:  # a copy of the English page, or a translation left half done
         return Status(lang, page, "untranslated",
                       (f"{share:.0%} of its prose words are English (a translation has at most {TRANSLATED_AT_MOST:.0%})",),
@@ -222,7 +231,7 @@ def section_changes(recorded: dict[str, str], english: Page) -> list[str]:
         position = new_order.index(name)
         old = old_order[position] if position < len(old_order) else None
         if old and name and old in removed:
-            changes.append(f"renamed: {name_of(old)} → {name}")
+            changes.append(f"renamed: {old} → {name}")
             if english.digest_as(name, old) != recorded[old]:
                 changes.append(f"changed: {name}")
             added.remove(name)
@@ -232,18 +241,25 @@ def section_changes(recorded: dict[str, str], english: Page) -> list[str]:
     return changes
 
 
-def english_share(page: Page, lang: str) -> float:
-    """The share of English words in the prose of a page in another language: code, outputs,
-    glued figures, links, markup and identifiers (anything capitalised or with code in it) aside."""
+def _prose(page: Page) -> list[str]:
+    """The page's prose, line by line: code, cells, glued figures, links and markup aside."""
+    return [MARKUP.sub(" ", glue.TOKEN.sub(" ", CODE_SPAN.sub(" ", line)))
+            for _, line, code in directive.lines_with_code_flag(page.body)
+            if not code and not line.lstrip().startswith("[[")]
+
+
+def english_share(page: Page, lang: str, english: Page | None = None) -> float:
+    """The share of English words in the prose of a page in another language, identifiers (anything
+    capitalised) aside: against the words of the language's script, or, for a language written in Latin
+    letters (no word of another script; given its English page), the words the English page uses too."""
     native_word = NATIVE.get(lang, OTHER_SCRIPT)
-    english = native = 0
-    for _, line, code in directive.lines_with_code_flag(page.body):
-        if code or line.lstrip().startswith("[["):
-            continue
-        prose = MARKUP.sub(" ", glue.TOKEN.sub(" ", CODE_SPAN.sub(" ", line)))
-        english += len(LATIN_WORD.findall(prose))
-        native += len(native_word.findall(prose))
-    return english / (english + native) if english + native else 0.0
+    prose = _prose(page)
+    latin = [word for line in prose for word in LATIN_WORD.findall(line)]
+    native = sum(len(native_word.findall(line)) for line in prose)
+    if not native and lang not in NATIVE and english is not None and latin:
+        vocabulary = {word for line in _prose(english) for word in LATIN_WORD.findall(line)}
+        return sum(word in vocabulary for word in latin) / len(latin)
+    return len(latin) / (len(latin) + native) if latin or native else 0.0
 
 
 def report(site: Site) -> list[Status]:
