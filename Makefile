@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 SNIPPETS ?= snippets
 CAPTURE_FLAGS ?=
 
-.PHONY: help docs serve test test-fast check capture bench i18n-status i18n-stamp new-language clean
+.PHONY: help docs serve test test-fast check capture bench i18n-status i18n-stamp i18n-diff new-language clean
 
 help:
 	@echo "make docs     build the site into site/ (strict) from committed outputs"
@@ -17,8 +17,10 @@ help:
 	@echo "make check    check that every committed output is fresh"
 	@echo "make capture  run snippets on this (GPU) machine and store their outputs"
 	@echo "              SNIPPETS=path/to/file.py to capture some; CAPTURE_FLAGS=--force to redo"
-	@echo "make i18n-status  per language and page: up to date, outdated (which sections) or missing"
+	@echo "make i18n-status  per language and page: up to date, outdated (which sections), not translated or missing"
 	@echo "make i18n-stamp PAGE=docs/ru/page.md  record that a translation follows the English page now"
+	@echo "              STAMP_FLAGS=--no-edit-needed: an outdated page whose English change needs no edit in it"
+	@echo "make i18n-diff PAGE=docs/ru/page.md   the English page's diff since the version the translation follows"
 	@echo "make new-language LOCALE=ja  start a language: config, glossary and its pages to translate"
 	@echo "make bench    time the docs build (capture: python3 benchmarks/build_and_capture.py --capture)"
 
@@ -75,8 +77,12 @@ bench: $(VENV)/.site
 i18n-status: $(VENV)/.site
 	$(BIN)/python -m tcguide i18n-status
 
+STAMP_FLAGS ?=
 i18n-stamp: $(VENV)/.site
-	$(BIN)/python -m tcguide i18n-stamp $(PAGE)
+	$(BIN)/python -m tcguide i18n-stamp $(STAMP_FLAGS) $(PAGE)
+
+i18n-diff: $(VENV)/.site
+	$(BIN)/python -m tcguide i18n-diff $(PAGE)
 
 # LOCALE, not LANG: LANG is the shell's locale, and `make new-language LANG=ja` would hand it to
 # every command of the recipe.

@@ -69,6 +69,9 @@ def _notebooks(args) -> int:
                      execute=args.execute, timeout=args.timeout)
 
 
+STATES = ("up to date", "outdated", "untranslated", "missing")
+
+
 def _i18n_status(args) -> int:
     from tcguide.i18n import translations as i18n
 
@@ -78,10 +81,11 @@ def _i18n_status(args) -> int:
     width = max((len(r.page) for r in rows), default=10)
     for lang in site.languages()[1:]:
         mine = [r for r in rows if r.lang == lang]
-        counts = {state: sum(r.state == state for r in mine) for state in ("up to date", "outdated", "missing")}
-        print(f"{lang}: " + ", ".join(f"{n} {state}" for state, n in counts.items()))
+        counts = {state: sum(r.state == state for r in mine) for state in STATES}
+        print(f"{lang}: " + ", ".join(f"{n} {state.replace('untranslated', 'not translated')}"
+                                      for state, n in counts.items()))
         for row in mine:
-            print(f"  {row.page:<{width}}  {row.state}")
+            print(f"  {row.page:<{width}}  {row.state.replace('untranslated', 'not translated')}")
             for change in row.changes:
                 print(f"  {'':<{width}}    {change}")
     for problem in problems:
@@ -92,24 +96,59 @@ def _i18n_status(args) -> int:
     return 1 if problems else 0
 
 
+def _translated_page(site, raw: str) -> tuple[str, str]:
+    """(language, page) of a translated page named as docs/<lang>/<page>.md; GuideError otherwise."""
+    from tcguide.i18n import translations as i18n
+
+    located = site.locate(raw)
+    if located is None or located[0] == i18n.SOURCE:
+        raise GuideError(raw, None, "is not a translated page", f"name a page as {site.docs}/<lang>/<page>.md")
+    if not site.path(*located).exists():
+        raise GuideError(raw, None, "does not exist", "name a translated page that does (make i18n-status lists them)")
+    if not site.path(i18n.SOURCE, located[1]).exists():
+        raise GuideError(raw, None, "has no English source page",
+                         f"write {site.display(i18n.SOURCE, located[1])} first, or name a page that has one")
+    return located
+
+
 def _i18n_stamp(args) -> int:
+    from tcguide.i18n import english_changes
     from tcguide.i18n import translations as i18n
 
     site = i18n.Site(Path.cwd())
     for raw in args.pages:
-        located = site.locate(raw)
-        if located is None or located[0] == i18n.SOURCE:
-            raise GuideError(raw, None, "is not a translated page", f"name a page as {site.docs}/<lang>/<page>.md")
-        lang, page = located
-        if not site.path(i18n.SOURCE, page).exists():
-            raise GuideError(raw, None, "has no English source page", f"write {site.display(i18n.SOURCE, page)} first, or name a page that has one")
+        lang, page = _translated_page(site, raw)
         problems = i18n.structure_problems(site, lang, page)
-        if problems:
-            for problem in problems:
-                print(problem, file=sys.stderr)
+        refusal = None if args.no_edit_needed else english_changes.restamp_refusal(site, lang, page)
+        for problem in problems + ([refusal] if refusal else []):
+            print(f"error: {problem}", file=sys.stderr)
+        if problems or refusal:
             return 1
+        before, stamped = i18n.status(site, lang, page), bool(i18n.record_of(site.read(lang, page)))
         i18n.stamp(site, lang, page)
         print(f"{raw}: now follows {site.display(i18n.SOURCE, page)} as it is")
+        if before.state == "outdated" and stamped:
+            print(f"  recorded as translated: {'; '.join(before.changes)}")
+        if before.state == "untranslated":
+            print(f"  still counted as not translated: {before.changes[0]}")
+    return 0
+
+
+def _i18n_diff(args) -> int:
+    from tcguide.i18n import english_changes
+    from tcguide.i18n import translations as i18n
+
+    site = i18n.Site(Path.cwd())
+    for raw in args.pages:
+        sys.stdout.write(english_changes.diff_since_stamp(site, *_translated_page(site, raw)))
+    return 0
+
+
+def _i18n_outdated(args) -> int:
+    from tcguide.i18n import english_changes
+    from tcguide.i18n import translations as i18n
+
+    sys.stdout.write(english_changes.outdated_report(i18n.Site(Path.cwd()), args.since))
     return 0
 
 
@@ -123,8 +162,11 @@ def _new_language(args) -> int:
         print(exc, file=sys.stderr)
         return 1
     print("\n".join(written))
-    print(f"next: the language's name and site_name in mkdocs.yml, its words in tcguide/core/labels.py, its glossary, "
-          f"then translate docs/{args.locale}/ page by page (make i18n-stamp PAGE=...)")
+    code = args.locale
+    print(f"next: in mkdocs.yml, the language's name and each line of its entry marked '# translate'; its words in "
+          f"tcguide/core/labels.py (English until then); i18n/glossary-{code}.md and i18n/style-{code}.md; its "
+          f"reviewers in .github/CODEOWNERS and its name in the claim form; then translate docs/{code}/ page by page "
+          f"(make i18n-stamp PAGE=docs/{code}/<page>.md after each)")
     return 0
 
 
@@ -170,12 +212,23 @@ def main(argv: list[str] | None = None) -> int:
     lang = sub.add_parser("new-language", help="start a language: its config entry, glossary and pages to translate")
     lang.add_argument("locale", help="its code, as mkdocs-static-i18n takes it (ja, pt_BR)")
     lang.set_defaults(func=_new_language)
-    status = sub.add_parser("i18n-status", help="per language and page: up to date, outdated (which sections) or missing")
-    status.add_argument("--check", action="store_true", help="exit 1 if anything is outdated or missing")
+    status = sub.add_parser("i18n-status", help="per language and page: up to date, outdated (which sections), "
+                                                "not translated or missing")
+    status.add_argument("--check", action="store_true", help="exit 1 if anything is outdated, not translated or missing")
     status.set_defaults(func=_i18n_status)
     stamp = sub.add_parser("i18n-stamp", help="record that translated pages follow their English page as it is now")
     stamp.add_argument("pages", nargs="+", help="docs/<lang>/<page>.md")
+    stamp.add_argument("--no-edit-needed", action="store_true",
+                       help="stamp an outdated page that was not edited since its last stamp, because the English "
+                            "change needs nothing in this language (a typo, a link)")
     stamp.set_defaults(func=_i18n_stamp)
+    diff = sub.add_parser("i18n-diff", help="the English page's diff since the version a translation was stamped at")
+    diff.add_argument("pages", nargs="+", help="docs/<lang>/<page>.md")
+    diff.set_defaults(func=_i18n_diff)
+    outdated = sub.add_parser("i18n-outdated", help="the translations that the English changes since a commit made "
+                                                    "outdated, as Markdown")
+    outdated.add_argument("--since", required=True, metavar="REF", help="the commit, branch or tag to compare with")
+    outdated.set_defaults(func=_i18n_outdated)
     args = parser.parse_args(argv)
     try:
         return args.func(args)

@@ -9,12 +9,49 @@ import time
 from pathlib import Path
 
 import pytest
+import yaml
 
 from tcguide.capture import driver as capture_mod
-from tcguide.core import directive, freshness, store
+from tcguide.core import directive, freshness, languages, store
 from tcguide.core.snippet import load
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+# ---- the site's languages, as mkdocs.yml configures them -------------------------------------
+
+class _Loader(yaml.SafeLoader):
+    """YAML as MkDocs reads mkdocs.yml, its tags (!ENV, !!python/...) read as nothing."""
+
+
+_Loader.add_multi_constructor("", lambda loader, suffix, node: None)
+
+
+def mkdocs_config(root: Path = ROOT) -> dict:
+    return yaml.load((root / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_Loader)
+
+
+def language_entries(root: Path = ROOT) -> dict[str, dict]:
+    """Each language's entry in the i18n plugin's ``languages``, by locale."""
+    plugin = next(p["i18n"] for p in mkdocs_config(root)["plugins"] if isinstance(p, dict) and "i18n" in p)
+    return {entry["locale"]: entry for entry in plugin["languages"]}
+
+
+def site_setting(lang: str, key: str, root: Path = ROOT):
+    """A language's ``site_name`` or ``site_description``: its entry's, else the site's own."""
+    return language_entries(root)[lang].get(key) or mkdocs_config(root)[key]
+
+
+def toggle_names(lang: str, root: Path = ROOT) -> list[str]:
+    """The light/dark toggle's labels a language's pages show: its entry's palette, else the theme's."""
+    theme = language_entries(root)[lang].get("theme") or mkdocs_config(root)["theme"]
+    return [scheme["toggle"]["name"] for scheme in theme["palette"]]
+
+
+# Every language the site is built in, English first: the browser and build tests run for each, so a
+# language added with `make new-language` is tested with no edit to them.
+LANGUAGES = tuple(languages.configured(ROOT))
+TRANSLATIONS = LANGUAGES[1:]
 
 # The environment a capture on this machine records when the tests make it look like one without torch.
 CPU_ONLY = {"python": "3.x", "torch": "", "torchvision": "", "triton": "", "cuda": "", "gpu": "",

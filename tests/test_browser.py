@@ -12,7 +12,8 @@ import pytest
 from playwright.sync_api import sync_playwright
 
 from tcguide.notebooks import build as notebooks
-from tests.helpers import ROOT, stored_provenance
+from tcguide.core.labels import label
+from tests.helpers import LANGUAGES, ROOT, TRANSLATIONS, stored_provenance, toggle_names
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]  # the guide, built once per run (conftest)
 
@@ -107,7 +108,7 @@ def result_pages(links: list[str]) -> list[str]:
 
 def language_of(link: str, base_url: str) -> str:
     first = link[len(base_url):].lstrip("/").split("/", 1)[0]
-    return first if first in ("ru", "zh", "ko") else "en"
+    return first if first in TRANSLATIONS else "en"
 
 
 @pytest.mark.parametrize("lang, term, chapter", [
@@ -122,8 +123,7 @@ def test_search_finds_the_chapter(page, base_url, lang, term, chapter):
     assert any(f"/{prefix}{chapter}/" in link for link in links), links
 
 
-@pytest.mark.parametrize("lang, term", [("en", "recompiles"), ("en", "Inductor"), ("ru", "Inductor"),
-                                        ("zh", "Inductor"), ("ko", "Inductor")])
+@pytest.mark.parametrize("lang, term", [("en", "recompiles")] + [(lang, "Inductor") for lang in LANGUAGES])
 def test_search_answers_with_the_pages_of_the_readers_language_only(page, base_url, guide_site, lang, term):
     """A page loads its language's own index, not one of every language, and answers from it
     ("Inductor" is a word of every language's pages)."""
@@ -154,13 +154,13 @@ def test_a_chinese_glossary_term_finds_its_chapter_first(page, base_url):
     assert result_pages(search(page, base_url, "zh", "图中断"))[0] == f"{base_url}/zh/troubleshooting/"
 
 
-@pytest.mark.parametrize("lang", ["en", "ru", "zh", "ko"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_language_declares_itself_and_its_alternates(page, base_url, lang):
     prefix = "" if lang == "en" else f"/{lang}"
     page.goto(f"{base_url}{prefix}/getting-started/")
     assert page.get_attribute("html", "lang") == lang
     alternates = page.eval_on_selector_all("link[rel=alternate][hreflang]", "els => els.map(e => e.hreflang)")
-    assert {"en", "ru", "zh", "ko"} <= set(alternates)
+    assert set(LANGUAGES) <= set(alternates)
 
 
 def test_language_switcher_keeps_the_reader_on_the_same_page(page, base_url):
@@ -172,15 +172,18 @@ def test_language_switcher_keeps_the_reader_on_the_same_page(page, base_url):
     assert page.locator(".tcg-output").first.is_visible()  # the same cells, with their outputs
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("system, scheme, other", [("light", "default", "slate"), ("dark", "slate", "default")])
-def test_colour_scheme_follows_the_system_and_the_toggle_switches_it(browser, base_url, system, scheme, other):
+def test_colour_scheme_follows_the_system_and_the_toggle_switches_it(browser, base_url, lang, system, scheme, other):
+    """The toggle is labelled in the page's language: the palette of its entry in mkdocs.yml (a language
+    without one would show the labels of the language built before it)."""
     context = browser.new_context(color_scheme=system)
     page = context.new_page()
     try:
-        page.goto(f"{base_url}/ko/speedups/")
+        page.goto(f"{base_url}{'' if lang == 'en' else '/' + lang}/speedups/")
         assert page.get_attribute("body", "data-md-color-scheme") == scheme
         toggle = page.locator("form[data-md-component=palette] label:visible")
-        assert toggle.get_attribute("title") in ("어두운 테마로 전환", "밝은 테마로 전환")  # in the page's language
+        assert toggle.get_attribute("title") == toggle_names(lang)[0 if system == "light" else 1]
         toggle.click()
         page.wait_for_function(f"document.body.getAttribute('data-md-color-scheme') === '{other}'")
     finally:
@@ -200,7 +203,7 @@ def search_is_ready(guide_site, path: str) -> str:
     return f"() => document.querySelector('.md-search-result__meta').textContent.trim() !== {starting!r}"
 
 
-@pytest.mark.parametrize("lang", ["en", "ru", "zh", "ko"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_on_a_phone_no_page_is_wider_than_the_screen_and_none_calls_elsewhere(browser, base_url, guide_site, lang):
     """Every page of a language, and the notebook page of every chapter with cells, at 390 px: no
     sideways scroll, no console error, no request to another host. Each page is measured once it has
@@ -232,7 +235,7 @@ def test_on_a_phone_no_page_is_wider_than_the_screen_and_none_calls_elsewhere(br
     assert wide == [] and errors == [] and foreign == [], (wide, errors[:5], foreign[:5])
 
 
-@pytest.mark.parametrize("lang", ["en", "ru", "zh", "ko"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_no_serious_accessibility_violation_on_each_kind_of_page(browser, base_url, lang):
     """axe-core on the home page, a chapter with code, outputs, warnings and errors, its notebook, and the
     status table, in the light and the dark scheme. The scheme changes colours only, so the dark one
@@ -267,8 +270,9 @@ def test_no_serious_accessibility_violation_on_each_kind_of_page(browser, base_u
     assert found == []
 
 
-@pytest.mark.parametrize("path, lang", [("/no-such-page/", "en"), ("/ru/no-such-page/", "ru"),
-                                        ("/zh/deep/no/such/page/", "zh"), ("/ko/no-such-page/", "ko")])
+@pytest.mark.parametrize("path, lang", [("/no-such-page/", "en")]
+                         + [(f"/{lang}/no-such-page/", lang) for lang in TRANSLATIONS]
+                         + [("/zh/deep/no/such/page/", "zh")])
 def test_the_404_page_speaks_the_language_of_the_missing_path_and_keeps_its_styles(page, base_url, path, lang):
     response = page.goto(base_url + path)
     assert response.status == 404
@@ -277,12 +281,11 @@ def test_the_404_page_speaks_the_language_of_the_missing_path_and_keeps_its_styl
     header = page.locator("header.md-header")
     assert header.is_visible()
     assert header.evaluate("e => getComputedStyle(e).position") == "sticky"  # the theme's stylesheet applies
-    heading = {"en": "Page not found", "ru": "Страница не найдена", "zh": "页面不存在", "ko": "페이지를 찾을 수 없습니다"}
-    assert page.locator("article h1").inner_text() == heading[lang]
+    assert page.locator("article h1").inner_text() == label(lang, "not_found")
     assert "404 - Not found" not in page.content()
 
 
-@pytest.mark.parametrize("lang", ["en", "ru", "zh", "ko"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_charts_are_files_that_load_and_the_chapter_stays_within_its_weight(page, base_url, guide_site, lang):
     """The speedups chapter: its charts load as SVG files; its HTML and its images stay under 600 KB."""
     prefix = "" if lang == "en" else f"{lang}/"
@@ -379,6 +382,6 @@ def test_tracebacks_wrap_on_a_phone(browser, base_url):
 def test_the_language_menu_says_each_items_language(page, base_url):
     page.goto(f"{base_url}/ru/speedups/")
     items = page.locator("a.md-select__link[hreflang]")
-    assert items.count() == 4
+    assert items.count() == len(LANGUAGES)
     for i in range(items.count()):
         assert items.nth(i).get_attribute("lang") == items.nth(i).get_attribute("hreflang")

@@ -175,14 +175,50 @@ def test_a_translation_must_quote_the_figures_its_english_page_quotes(site):
     assert "quotes {{a.py:t.warm}}, which the English page does not" in str(problem)
 
 
-def test_a_stamped_page_that_is_mostly_english_is_not_up_to_date(site):
+def test_a_stamped_page_that_is_mostly_english_is_not_translated(site):
     write(site, "ru", ENGLISH)
     i18n.stamp(site, "ru", "start.md")
     state = i18n.status(site, "ru", "start.md")
-    assert state.state == "outdated" and state.changes[0].startswith("not translated: ")
+    assert state.state == "untranslated" and state.english == 1.0
+    assert state.changes == ("100% of its prose words are English (a translation has at most 15%)",)
+    write(site, "en", ENGLISH.replace("Text.", "Better text."))  # English moves on: still not translated, not outdated
+    assert i18n.status(site, "ru", "start.md").state == "untranslated"
     write(site, "ru", RUSSIAN)
     i18n.stamp(site, "ru", "start.md")
     assert i18n.status(site, "ru", "start.md").state == "up to date"  # code, identifiers and cells don't count
+
+
+def prose(english_words: int, russian_words: int) -> str:
+    """A page with the English page's headings and cells, and prose of so many words of each language."""
+    return RUSSIAN.replace("Введение.", " ".join(["word"] * english_words + ["слово"] * russian_words) + ".")
+
+
+@pytest.mark.parametrize("english_words, russian_words, state", [
+    (49, 51, "untranslated"),  # 49 % English: the limit of a half let this pass as translated
+    (20, 80, "untranslated"),  # one English paragraph in five
+    (10, 90, "up to date"),  # the share of a translation that keeps its glossary's English terms
+])
+def test_a_translation_has_at_most_fifteen_percent_english_words(site, english_words, russian_words, state):
+    write(site, "ru", prose(english_words, russian_words))
+    i18n.stamp(site, "ru", "start.md")
+    share = i18n.english_share(site.read("ru", "start.md"), "ru")
+    assert abs(share - english_words / (english_words + russian_words + 5)) < 0.01  # and the 5 words of the rest
+    assert i18n.status(site, "ru", "start.md").state == state
+
+
+def test_a_section_renamed_and_rewritten_reports_both(site):
+    i18n.stamp(site, "ru", "start.md")
+    write(site, "en", ENGLISH.replace("## Modules\n\nMore.", "## Modules and methods\n\nMuch more."))
+    assert i18n.status(site, "ru", "start.md").changes == ("renamed: Modules → Modules and methods",
+                                                           "changed: Modules and methods")
+    write(site, "en", ENGLISH.replace("## Modules\n", "## Modules and methods\n"))  # the heading alone
+    assert i18n.status(site, "ru", "start.md").changes == ("renamed: Modules → Modules and methods",)
+
+
+def test_a_translation_record_that_is_not_a_mapping_names_the_page(site):
+    write(site, "ru", "---\ntitle: Первые шаги\ntranslation: [a, b]\n---\n" + RUSSIAN)
+    with pytest.raises(GuideError, match=r"^docs/ru/start.md:3: its 'translation' record is not a mapping"):
+        i18n.status(site, "ru", "start.md")
 
 
 def test_a_forbidden_variant_of_the_glossary_fails_with_page_and_line(site):
@@ -194,3 +230,53 @@ def test_a_forbidden_variant_of_the_glossary_fails_with_page_and_line(site):
     (problem,) = i18n.glossary_problems(site, "ru")
     assert str(problem) == ("docs/ru/start.md:17: uses «запись вывода», a variant the glossary forbids — "
                             "write «прогон» (i18n/glossary-ru.md)")
+
+
+def test_a_glossary_cell_may_hold_an_escaped_bar(tmp_path):
+    from tcguide.i18n import glossary
+
+    file = tmp_path / "glossary-ru.md"
+    file.write_text("| English | Русский | Примечание |\n|---|---|---|\n"
+                    "| quoted figure (`{{quote:FIGURE\\|SOURCE}}`) | цитируемое значение | |\n| guard | гард | |\n")
+    assert glossary.english_terms(file) == ["quoted figure (`{{quote:FIGURE|SOURCE}}`)", "guard"]
+    assert glossary.translations(file) == ["цитируемое значение", "гард"]
+
+
+PORTUGUESE = ENGLISH.replace("Intro.", "Uma introdução curta para quem compila modelos pela primeira vez.") \
+    .replace("Text.", "Texto sobre como compilar uma função com torch.compile.").replace("More.", "Mais texto sobre os módulos.") \
+    .replace("# Getting started", "# Primeiros passos").replace("## Compile a function", "## Compilar uma função") \
+    .replace("## Modules", "## Módulos")
+
+
+def test_a_language_in_latin_letters_is_told_from_english_by_the_english_pages_words(tmp_path):
+    """Its words are in the same letters as English: the English ones are those the English page uses."""
+    (tmp_path / "mkdocs.yml").write_text(MKDOCS.replace("locale: zh", "locale: pt_BR"))
+    (tmp_path / "docs" / "en").mkdir(parents=True)
+    (tmp_path / "docs" / "pt_BR").mkdir(parents=True)
+    site = i18n.Site(tmp_path)
+    write(site, "en", ENGLISH.replace("More.", "More about how the modules are compiled, and what that costs."))
+    english = site.read("en", "start.md")
+    write(site, "pt_BR", PORTUGUESE)
+    assert i18n.english_share(site.read("pt_BR", "start.md"), "pt_BR", english) < 0.15
+    i18n.stamp(site, "pt_BR", "start.md")
+    assert i18n.status(site, "pt_BR", "start.md").state == "up to date"
+    write(site, "pt_BR", english.body)  # the English copy a new language starts with
+    assert i18n.english_share(site.read("pt_BR", "start.md"), "pt_BR", english) == 1.0
+    assert i18n.status(site, "pt_BR", "start.md").state == "untranslated"
+
+
+def test_a_japanese_translation_counts_as_translated_and_its_english_copy_does_not(tmp_path):
+    """A language with no rule of its own, written without spaces: every two kana or Han characters are a word."""
+    (tmp_path / "mkdocs.yml").write_text(MKDOCS.replace("locale: zh", "locale: ja"))
+    (tmp_path / "docs" / "en").mkdir(parents=True)
+    (tmp_path / "docs" / "ja").mkdir(parents=True)
+    site = i18n.Site(tmp_path)
+    write(site, "en", ENGLISH)
+    write(site, "ja", RUSSIAN.replace("Введение.", "最初の呼び出しでは kernel をコンパイルするので時間がかかります。")
+          .replace("Текст.", "関数をコンパイルします。").replace("Ещё.", "モジュールも同じです。")
+          .replace("Первые шаги", "はじめに").replace("Компиляция функции", "関数のコンパイル").replace("Модули", "モジュール"))
+    assert i18n.english_share(site.read("ja", "start.md"), "ja", site.read("en", "start.md")) < 0.1
+    i18n.stamp(site, "ja", "start.md")
+    assert i18n.status(site, "ja", "start.md").state == "up to date"
+    write(site, "ja", ENGLISH)
+    assert i18n.status(site, "ja", "start.md").state == "untranslated"

@@ -29,12 +29,14 @@ def test_the_status_table_names_pages_by_title_and_languages_by_name_with_links(
     from tcguide.site import render
     from tcguide.i18n.translations import Status
 
-    rows = [Status("ru", "x.md", "up to date"), Status("ko", "x.md", "missing")]
-    out = render.status_table(rows, ["ru", "ko"], "ru", {"x.md": "Compile time"},
+    rows = [Status("ru", "x.md", "up to date"), Status("ko", "x.md", "missing"), Status("ja", "x.md", "untranslated")]
+    out = render.status_table(rows, ["ru", "ko", "ja"], "ru", {"x.md": "Compile time"},
                               lambda lang, page: f"/{lang}/{page.removesuffix('.md')}")
     assert '<th><a href="/ru/" hreflang="ru" lang="ru">русский</a></th>' in out
     assert '<th><a href="/ko/" hreflang="ko" lang="ko">한국어</a></th>' in out
     assert '<td><a href="/en/x" hreflang="en" lang="en">Compile time</a></td>' in out
     assert '<td class="tcg-ok"><a href="/ru/x" hreflang="ru">актуален</a></td>' in out
     assert '<td class="tcg-missing">нет перевода</td>' in out  # nothing to link to
+    assert '<td class="tcg-outdated"><a href="/ja/x" hreflang="ja">не переведено</a></td>' in out
+    assert '<th><a href="/ja/" hreflang="ja" lang="ja">ja</a></th>' in out  # a language with no words yet: its code
     assert "x.md" not in out and "<code>" not in out

@@ -140,3 +140,50 @@ def test_each_check_finds_what_it_is_for(tmp_path, text, words):
         assert problems == []
     else:
         assert any(words in p for p in problems), problems
+
+
+def test_the_translations_workflow_runs_on_english_changes_with_a_token_that_may_only_comment():
+    doc = yaml.safe_load((ROOT / ".github" / "workflows" / "translations.yml").read_text(encoding="utf-8"))
+    assert _triggers(doc) == {"pull_request"} and doc[True]["pull_request"]["paths"] == ["docs/en/**"]
+    (job,) = doc["jobs"].values()
+    assert job["permissions"] == {"contents": "read", "pull-requests": "write"}
+    runs = [step for step in job["steps"] if "run" in step]
+    assert 'python -m tcguide i18n-outdated --since "$BASE"' in runs[-2]["run"]
+    assert runs[-1]["run"].startswith(".github/scripts/comment-outdated-translations.sh ")
+    assert "head.repo.full_name == github.repository" in runs[-1]["if"]  # a fork's token cannot comment
+
+
+FAKE_GH = """#!/usr/bin/env bash
+# Stands in for the GitHub CLI: logs each call, answers the list of comments with $EXISTING.
+echo "$*" >> "$GH_LOG"
+for arg in "$@"; do case "$arg" in body=@*) cp -- "${arg#body=@}" "$GH_LOG.body" ;; esac; done
+if [ "$3" = "repos/o/r/issues/7/comments" ] && [ "$1 $2" = "api --paginate" ]; then printf '%s' "$EXISTING"; fi
+"""
+
+
+@pytest.mark.parametrize("existing, report, call", [
+    ("", "| `docs/ru/a.md` | changed: A |\n", "api --method POST repos/o/r/issues/7/comments -F body=@"),
+    ("123\n", "| `docs/ru/a.md` | changed: A |\n", "api --method PATCH repos/o/r/issues/comments/123 -F body=@"),
+    ("123\n", "No translation is outdated by this change to the English pages.\n",
+     "api --method PATCH repos/o/r/issues/comments/123 -F body=@"),  # the earlier comment says so now
+    ("", "No translation is outdated by this change to the English pages.\n", None),  # nothing to say
+])
+def test_the_comment_script_posts_one_comment_and_then_updates_it(tmp_path, existing, report, call):
+    import os
+
+    (tmp_path / "gh").write_text(FAKE_GH)
+    (tmp_path / "gh").chmod(0o755)
+    (tmp_path / "report.md").write_text(report)
+    log = tmp_path / "calls"
+    env = dict(os.environ, PATH=f"{tmp_path}:{os.environ['PATH']}", GH_LOG=str(log), EXISTING=existing,
+               GITHUB_REPOSITORY="o/r")
+    done = subprocess.run([str(ROOT / ".github" / "scripts" / "comment-outdated-translations.sh"), "7",
+                           str(tmp_path / "report.md")], env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    calls = log.read_text().splitlines()
+    assert calls[0].startswith("api --paginate repos/o/r/issues/7/comments --jq ")
+    if call is None:
+        assert len(calls) == 1
+    else:
+        assert len(calls) == 2 and calls[1].startswith(call)
+        assert (tmp_path / "calls.body").read_text() == "<!-- translations outdated by this change -->\n" + report

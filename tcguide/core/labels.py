@@ -17,8 +17,9 @@ LABELS: dict[str, dict[str, str]] = {
         "nb_restore_names": "back to {file}: its names as its own cells left them",
         "t_file": "Snippet file", "t_cells": "Cells", "t_time": "Wall time", "t_where": "Captured on", "t_date": "Date",
         "untranslated": "This page has not been translated yet; you are reading the English original.",
+        "untranslated_part": "Part of this page is not translated yet and is still in English.",
         "outdated": "This translation follows an earlier version of the English page. Changed since: {changes}.",
-        "status_page": "Page", "up to date": "up to date", "outdated_state": "outdated", "missing": "missing",
+        "status_page": "Page", "up to date": "up to date", "outdated_state": "outdated", "missing": "missing", "untranslated_state": "not translated",
         "language_name": "English",
         "ms": "{n} ms", "s": "{n} s", "min_s": "{m} min {s} s", "permalink": "Permanent link", "list_sep": ", ", "read_english": "Read the English page.",
         "provenance": "Where and when this output was captured: GPU · torch · CUDA · date and time (UTC) · the cell's wall time · whether other snippet files ran on the machine meanwhile",
@@ -47,8 +48,9 @@ LABELS: dict[str, dict[str, str]] = {
         "nb_restore_names": "снова {file}: его имена такими, какими их оставили его ячейки",
         "t_file": "Файл", "t_cells": "Ячейки", "t_time": "Время", "t_where": "Где получен", "t_date": "Дата",
         "untranslated": "Эта страница ещё не переведена на русский язык; перед вами английский оригинал.",
+        "untranslated_part": "Часть этой страницы ещё не переведена и осталась на английском.",
         "outdated": "Этот перевод сделан с более ранней версии английской страницы. С тех пор изменилось: {changes}.",
-        "status_page": "Страница", "up to date": "актуален", "outdated_state": "устарел", "missing": "нет перевода",
+        "status_page": "Страница", "up to date": "актуален", "outdated_state": "устарел", "missing": "нет перевода", "untranslated_state": "не переведено",
         "language_name": "русский",
         "ms": "{n} мс", "s": "{n} с", "min_s": "{m} мин {s} с", "permalink": "Постоянная ссылка", "list_sep": ", ", "read_english": "Читать английскую страницу.",
         "provenance": "Где и когда получен этот вывод: GPU · torch · CUDA · дата и время (UTC) · время выполнения ячейки · шли ли на машине одновременно другие файлы",
@@ -76,8 +78,9 @@ LABELS: dict[str, dict[str, str]] = {
         "nb_restore_names": "回到 {file}：恢复它自己的单元留下的变量",
         "t_file": "代码文件", "t_cells": "单元数", "t_time": "运行时间", "t_where": "采集环境", "t_date": "日期",
         "untranslated": "本页尚未翻译成中文，以下是英文原文。",
+        "untranslated_part": "本页部分内容尚未翻译，仍为英文。",
         "outdated": "本译文基于英文页面的较早版本。此后有改动的部分：{changes}。",
-        "status_page": "页面", "up to date": "最新", "outdated_state": "过时", "missing": "缺失",
+        "status_page": "页面", "up to date": "最新", "outdated_state": "过时", "missing": "缺失", "untranslated_state": "未翻译",
         "language_name": "中文",
         "ms": "{n} ms", "s": "{n} s", "min_s": "{m} min {s} s", "permalink": "永久链接", "list_sep": "、", "read_english": "阅读英文页面。",
         "provenance": "此输出的采集位置与时间：GPU · torch · CUDA · 日期和时间（UTC）· 该单元的运行时间 · 采集时机器上是否同时运行其他文件",
@@ -105,8 +108,9 @@ LABELS: dict[str, dict[str, str]] = {
         "nb_restore_names": "다시 {file}: 자기 셀이 남긴 이름으로 되돌립니다",
         "t_file": "스니펫 파일", "t_cells": "셀 수", "t_time": "실행 시간", "t_where": "캡처 환경", "t_date": "날짜",
         "untranslated": "이 페이지는 아직 한국어로 번역되지 않았습니다. 영어 원문을 보고 계십니다.",
+        "untranslated_part": "이 페이지는 일부가 아직 번역되지 않아 영어로 남아 있습니다.",
         "outdated": "이 번역은 영어 페이지의 이전 버전을 바탕으로 합니다. 이후 바뀐 부분: {changes}.",
-        "status_page": "페이지", "up to date": "최신", "outdated_state": "오래됨", "missing": "없음",
+        "status_page": "페이지", "up to date": "최신", "outdated_state": "오래됨", "missing": "없음", "untranslated_state": "미번역",
         "language_name": "한국어",
         "ms": "{n} ms", "s": "{n}초", "min_s": "{m}분 {s}초", "permalink": "고정 링크", "list_sep": ", ", "read_english": "영어 원문 보기",
         "provenance": "이 출력이 캡처된 곳과 시각: GPU · torch · CUDA · 날짜와 시각(UTC) · 셀 실행 시간 · 그동안 같은 머신에서 다른 파일이 실행되었는지",
@@ -127,4 +131,8 @@ DEFAULT = "en"
 
 
 def label(lang: str, key: str) -> str:
+    """The words for ``key`` in ``lang``; English for a language not given its words yet (a new one), except
+    its name, which is then its code rather than "English"."""
+    if lang not in LABELS and key == "language_name":
+        return lang
     return LABELS.get(lang, LABELS[DEFAULT]).get(key) or LABELS[DEFAULT][key]

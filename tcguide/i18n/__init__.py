@@ -1,2 +1,2 @@
-"""Translations: which English version each page follows and whether it still matches, the
-new-language scaffold, and heading anchors shared by all languages."""
+"""Translations: which English version each page follows and whether it still matches, what changed in
+English since (from git), the new-language scaffold, and heading anchors shared by all languages."""

@@ -6,11 +6,13 @@ second column, and the new-language scaffold the English column of the terms' ta
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 FOLDER = "i18n"
 FORBIDDEN = "Forbidden variants"  # the section of variants a translation must not use
+CELL_BORDER = re.compile(r"(?<!\\)\|")  # a "|" that is not escaped: "\|" is a "|" inside a cell, as GFM writes it
 
 
 @dataclass(frozen=True)
@@ -31,7 +33,9 @@ def path(root: Path, lang: str) -> Path:
 
 
 def _cells(line: str) -> list[str]:
-    return [cell.strip() for cell in line.strip().strip("|").split("|")]
+    inner = line.strip().removeprefix("|")
+    inner = inner[:-1] if inner.endswith("|") and not inner.endswith("\\|") else inner
+    return [cell.strip().replace("\\|", "|") for cell in CELL_BORDER.split(inner)]
 
 
 def _separator(line: str) -> bool:

@@ -5,17 +5,21 @@ version it translates::
 
     ---
     translation:
-      version: 3f2a9c1b7d4e        # hash of docs/en/<page>.md when it was last translated
-      sections:                    # hash of each English section then, by heading
+      version: 3f2a9c1b7d4e        # digest of docs/en/<page>.md's text when it was last translated
+      sections:                    # digest of each English section then, by heading
         Getting started: 1a2b3c4d
         Compile a function: 9f8e7d6c
+      translated: 5e6f7a8b9c0d     # digest of this page's own text when it was stamped
     ---
+
+The digests are of the text, not of a commit: ``english_changes`` finds the commit whose English
+page has that digest when a translator asks what changed since (``i18n-diff``).
 
 ``python3 -m tcguide i18n-stamp docs/<lang>/<page>.md`` writes that record after a
 translation or an update; ``python3 -m tcguide i18n-status`` compares every page of
 every language with the English source: up to date, outdated (naming the sections
-changed since) or missing. ``structure_problems`` reports a translation whose headings
-or embedded cells differ from English, naming page and line.
+changed since), not translated (its prose is still English) or missing. ``structure_problems``
+reports a translation whose headings or embedded cells differ from English, naming page and line.
 """
 
 from __future__ import annotations
@@ -33,11 +37,21 @@ from tcguide.i18n import glossary
 from tcguide.core.errors import GuideError
 
 SOURCE = DEFAULT  # the language pages are written in first (core.labels)
-MOSTLY_ENGLISH = 0.5  # a stamped page whose prose has a larger share of English words is not translated
+# A page whose prose has a larger share of English words than this is not translated, stamped or not.
+# The guide's finished translations have at most 9 % (Chinese, which keeps kernel, token, step and a
+# few more in English, as its glossary says; Russian and Korean at most 6 %). At 15 % a page dense
+# with such terms still counts, while one English paragraph in six fails it: the earlier limit, a
+# half, let a page pass as translated with 49 % of it in English.
+TRANSLATED_AT_MOST = 0.15
+MOSTLY_ENGLISH = 0.5  # beyond this the site tells readers the page is the English original, not a part of it
 LATIN_WORD = re.compile(r"\b[A-Za-z][a-z]+\b")  # a lower-case English word (TorchDynamo, CUDA, API names are not)
 NATIVE = {"ru": re.compile(r"[А-Яа-яЁё]+"), "zh": re.compile(r"[\u4e00-\u9fff]{1,2}"),
           "ko": re.compile(r"[\uac00-\ud7a3]+")}  # a word of the language (Chinese: about two characters)
-OTHER_SCRIPT = re.compile(r"[^\W\d_A-Za-z]+")  # a language without its own rule: any word not in Latin letters
+# A language without a rule of its own: a word in a script other than Latin, every two characters of kana
+# or Han (written without spaces between words, as zh's rule counts them); a language in Latin letters
+# has none, and english_share tells its words from English by the English page's.
+UNSPACED, LATIN = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff", "A-Za-z\u00c0-\u024f\u1e00-\u1eff"
+OTHER_SCRIPT = re.compile(f"[{UNSPACED}]{{1,2}}|[^\\W\\d_{LATIN}{UNSPACED}]+")
 CODE_SPAN = glue.CODE_SPAN
 MARKUP = re.compile(r"<[^>]+>|\]\([^)]*\)|https?://\S+")
 HEADING = directive.HEADING
@@ -61,17 +75,34 @@ class Page:
     front: dict
     body: str
     body_line: int  # file line of the body's first line
+    record_line: int = 1  # file line of the front matter's translation record
     headings: list[Heading] = field(default_factory=list)
     directives: list[directive.Directive] = field(default_factory=list)
     sections: dict[str, str] = field(default_factory=dict)  # heading text -> hash
+    section_lines: dict[str, list[str]] = field(default_factory=dict)  # heading text -> its lines, heading first
 
     @property
     def version(self) -> str:
         return _hash(_normal(self.body))
 
+    def digest_as(self, name: str, old_name: str) -> str:
+        """The digest section ``name`` would have under its old heading ``old_name``: equal to the one
+        recorded for ``old_name`` when only the heading changed."""
+        heading, *rest = self.section_lines[name]
+        return _section_hash([heading.replace(name, old_name, 1), *rest])
+
 
 def _normal(text: str) -> str:
     return "\n".join(line.rstrip() for line in text.strip("\n").splitlines())
+
+
+def text_version(text: str) -> str:
+    """The version a page's file text has (its body, front matter aside), as a stamp records it."""
+    return _hash(_normal(directive.front_matter(text)[1]))
+
+
+def _section_hash(lines: list[str]) -> str:
+    return _hash(_normal("\n".join(lines)), 8)
 
 
 def read_page(path: Path, display: str) -> Page:
@@ -88,13 +119,17 @@ def read_page(path: Path, display: str) -> Page:
         if not isinstance(front, dict):
             raise GuideError(display, 1, "front matter is not a mapping", "write it as 'key: value' lines")
     page = Page(display, front, body, body_line)
+    if yaml_text is not None:
+        page.record_line = next((i for i, line in enumerate(yaml_text.splitlines(), start=2)
+                                 if line.startswith("translation:")), 1)
     found, _ = directive.find(text, display)
     page.directives = [d for d in found if d.kind == "cell"]
     current, lines = "", []
 
     def close() -> None:
         if current or any(l.strip() for l in lines):  # text before the first heading counts only if any
-            page.sections[current] = _hash(_normal("\n".join(lines)), 8)
+            page.sections[current] = _section_hash(lines)
+            page.section_lines[current] = lines
 
     for number, line, code in directive.lines_with_code_flag(body, start=body_line):
         if not code and (heading := HEADING.match(line)):
@@ -145,51 +180,86 @@ class Site:
 class Status:
     lang: str
     page: str
-    state: str  # "up to date", "outdated", "missing"
+    state: str  # "up to date", "outdated", "untranslated", "missing"
     changes: tuple[str, ...] = ()  # sections of the English page changed since the translation
+    english: float = 0.0  # the share of English words in the page's prose
+
+
+FIRST_SECTION = "(text before the first heading)"
+
+
+def record_of(page: Page) -> dict:
+    """The page's translation record ({} if it was never stamped); a malformed one names the page."""
+    record = page.front.get("translation") or {}
+    if not isinstance(record, dict) or not isinstance(record.get("sections") or {}, dict):
+        raise GuideError(page.path, page.record_line,
+                         "its 'translation' record is not a mapping of version, sections and translated",
+                         "delete the record and stamp the page again: " + STAMP.format(page=page.path))
+    return record
 
 
 def status(site: Site, lang: str, page: str, english: Page | None = None) -> Status:
     if not site.path(lang, page).exists():
         return Status(lang, page, "missing")
     english = english or site.read(SOURCE, page)
-    record = site.read(lang, page).front.get("translation") or {}
+    translated = site.read(lang, page)
+    share = english_share(translated, lang, english)
+    if share > TRANSLATED_AT_MOST:  # a copy of the English page, or a translation left half done
+        return Status(lang, page, "untranslated",
+                      (f"{share:.0%} of its prose words are English (a translation has at most {TRANSLATED_AT_MOST:.0%})",),
+                      share)
+    record = record_of(translated)
     if record.get("version") == english.version:
-        share = english_share(site.read(lang, page), lang)
-        if share > MOSTLY_ENGLISH:
-            return Status(lang, page, "outdated", (f"not translated: {share:.0%} of its prose words are English",))
-        return Status(lang, page, "up to date")
+        return Status(lang, page, "up to date", english=share)
     if not record:
-        return Status(lang, page, "outdated", ("never stamped: " + STAMP.format(page=site.display(lang, page)),))
-    recorded = record.get("sections") or {}
-    changes = [f"changed: {name or '(text before the first heading)'}" for name, digest in english.sections.items()
+        return Status(lang, page, "outdated", ("never stamped: " + STAMP.format(page=site.display(lang, page)),), share)
+    changes = section_changes(record.get("sections") or {}, english)
+    return Status(lang, page, "outdated", tuple(changes) or ("changed outside any section",), share)
+
+
+def section_changes(recorded: dict[str, str], english: Page) -> list[str]:
+    """What changed in the English page's sections since ``recorded`` (heading -> digest): each section
+    changed, renamed (a heading edited in place: same position, new text; and changed too when its
+    text changed as well), new or removed."""
+    name_of = lambda name: name or FIRST_SECTION  # noqa: E731
+    changes = [f"changed: {name_of(name)}" for name, digest in english.sections.items()
                if name in recorded and recorded[name] != digest]
     added = [name for name in english.sections if name not in recorded]
     removed = [name for name in recorded if name not in english.sections]
     old_order, new_order = list(recorded), list(english.sections)
-    for name in list(added):  # a heading edited in place: same position, new text
+    for name in list(added):
         position = new_order.index(name)
-        if position < len(old_order) and old_order[position] in removed:
-            changes.append(f"renamed: {old_order[position]} → {name}")
+        old = old_order[position] if position < len(old_order) else None
+        if old and name and old in removed:
+            changes.append(f"renamed: {old} → {name}")
+            if english.digest_as(name, old) != recorded[old]:
+                changes.append(f"changed: {name}")
             added.remove(name)
-            removed.remove(old_order[position])
-    changes += [f"new: {name}" for name in added]
-    changes += [f"removed: {name}" for name in removed]
-    return Status(lang, page, "outdated", tuple(changes) or ("changed outside any section",))
+            removed.remove(old)
+    changes += [f"new: {name_of(name)}" for name in added]
+    changes += [f"removed: {name_of(name)}" for name in removed]
+    return changes
 
 
-def english_share(page: Page, lang: str) -> float:
-    """The share of English words in the prose of a page in another language: code, outputs,
-    glued figures, links, markup and identifiers (anything capitalised or with code in it) aside."""
+def _prose(page: Page) -> list[str]:
+    """The page's prose, line by line: code, cells, glued figures, links and markup aside."""
+    return [MARKUP.sub(" ", glue.TOKEN.sub(" ", CODE_SPAN.sub(" ", line)))
+            for _, line, code in directive.lines_with_code_flag(page.body)
+            if not code and not line.lstrip().startswith("[[")]
+
+
+def english_share(page: Page, lang: str, english: Page | None = None) -> float:
+    """The share of English words in the prose of a page in another language, identifiers (anything
+    capitalised) aside: against the words of the language's script, or, for a language written in Latin
+    letters (no word of another script; given its English page), the words the English page uses too."""
     native_word = NATIVE.get(lang, OTHER_SCRIPT)
-    english = native = 0
-    for _, line, code in directive.lines_with_code_flag(page.body):
-        if code or line.lstrip().startswith("[["):
-            continue
-        prose = MARKUP.sub(" ", glue.TOKEN.sub(" ", CODE_SPAN.sub(" ", line)))
-        english += len(LATIN_WORD.findall(prose))
-        native += len(native_word.findall(prose))
-    return english / (english + native) if english + native else 0.0
+    prose = _prose(page)
+    latin = [word for line in prose for word in LATIN_WORD.findall(line)]
+    native = sum(len(native_word.findall(line)) for line in prose)
+    if not native and lang not in NATIVE and english is not None and latin:
+        vocabulary = {word for line in _prose(english) for word in LATIN_WORD.findall(line)}
+        return sum(word in vocabulary for word in latin) / len(latin)
+    return len(latin) / (len(latin) + native) if latin or native else 0.0
 
 
 def report(site: Site) -> list[Status]:
@@ -202,9 +272,10 @@ def report(site: Site) -> list[Status]:
 
 
 def stamp(site: Site, lang: str, page: str) -> None:
-    """Record in a translated page that it follows the current English page."""
+    """Record in a translated page that it follows the current English page, and its own text now."""
     english, translated = site.read(SOURCE, page), site.read(lang, page)
-    front = dict(translated.front, translation={"version": english.version, "sections": dict(english.sections)})
+    record = {"version": english.version, "sections": dict(english.sections), "translated": translated.version}
+    front = dict(translated.front, translation=record)
     dumped = yaml.safe_dump(front, allow_unicode=True, sort_keys=False, width=1000)
     site.path(lang, page).write_text(f"---\n{dumped}---\n{translated.body}", encoding="utf-8")
 

@@ -151,6 +151,11 @@ class Pages:
             except GuideError as exc:  # a malformed translation record: say where, build on
                 log.warning(str(exc))
                 return ""
+            if state.state == "untranslated":  # a copy of the English page, or a translation left half done
+                if state.english > i18n.MOSTLY_ENGLISH:  # the reader is reading English already
+                    return render.notice(label(lang, "untranslated"), "info")
+                return render.notice(label(lang, "untranslated_part"), "info",
+                                     link=(_english_url(page_url), label(lang, "read_english")))
             if state.state == "outdated":
                 changes = label(lang, "list_sep").join(_translated_sections(self.site, lang, page, state.changes))
                 english = _english_url(page_url)
@@ -192,7 +197,8 @@ def _translated_sections(site: i18n.Site, lang: str, page: str, changes) -> list
     names = []
     for change in changes:
         name = change.split(": ", 1)[-1].split(" → ")[-1]
-        names.append(by_english.get(name, name))
+        if by_english.get(name, name) not in names:  # a section renamed and changed is named once
+            names.append(by_english.get(name, name))
     return names
 
 

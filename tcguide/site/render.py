@@ -212,7 +212,7 @@ def status_table(rows, languages: list[str], lang: str, titles: dict[str, str] |
     one column per language (its own name, linked to its home)."""
     titles = titles or {}
     states = {"up to date": ("up to date", "tcg-ok"), "outdated": ("outdated_state", "tcg-outdated"),
-              "missing": ("missing", "tcg-missing")}
+              "untranslated": ("untranslated_state", "tcg-outdated"), "missing": ("missing", "tcg-missing")}
     by_page: dict[str, dict] = {}
     for row in rows:
         by_page.setdefault(row.page, {})[row.lang] = row
@@ -229,7 +229,8 @@ def status_table(rows, languages: list[str], lang: str, titles: dict[str, str] |
         for l in languages:
             row = cells[l]
             word, css = states[row.state]
-            detail = "".join(f"<li>{html.escape(c)}</li>" for c in row.changes)
+            changes = row.changes if row.state == "outdated" else ()  # the sections; not English's share of a page
+            detail = "".join(f"<li>{html.escape(c)}</li>" for c in changes)
             text = html.escape(label(lang, word)) if row.state == "missing" else link(url(l, page), label(lang, word), l)
             tds.append(f'<td class="{css}">{text}{"<ul>" + detail + "</ul>" if detail else ""}</td>')
         title = link(url(SOURCE_LANGUAGE, page), titles.get(page, page), SOURCE_LANGUAGE, SOURCE_LANGUAGE)
