@@ -2,7 +2,7 @@
 a page's Markdown to ``pages`` (cells and their outputs, glued figures, claims, a translation's
 headings and notices, notebook links), the 404 pages to ``not_found``, chapters as notebooks to
 ``notebook_pages``, each language's search index to ``search``, head links to ``pagehead`` and
-the per-page sitemaps to ``sitemaps``.
+the sitemaps to ``sitemaps``.
 
 A directive or figure that names a missing file, cell or value, or whose output is missing, stale,
 corrupt or holds an undeclared exception, is logged as a warning naming the page,
@@ -15,7 +15,6 @@ from __future__ import annotations
 import logging
 import tempfile
 from pathlib import Path
-from urllib.parse import urljoin
 
 from mkdocs.config import base, config_options as c
 from mkdocs.exceptions import PluginError
@@ -55,10 +54,15 @@ class CellsConfig(base.Config):
     """The branch of the (GitHub) repository that the publish workflow puts the notebooks on, for Colab."""
 
 
+# Where the git-revision-date-localized plugin leaves a page's date (the day its source was last committed).
+PAGE_DATE = "git_revision_date_localized_raw_iso_date"
+
+
 class CellsPlugin(BasePlugin[CellsConfig]):
     def __init__(self):
         super().__init__()
         self.search_indexes: dict[str, dict] = {}  # language -> its search index, kept until all are built
+        self.sitemap: dict[str, sitemaps.Entry] = {}  # every language's pages, kept until all are built
 
     # The hooks in the order MkDocs calls them: on_config, on_files, then per page
     # on_page_markdown, the theme's templates (on_post_template), per page on_post_page,
@@ -120,8 +124,9 @@ class CellsPlugin(BasePlugin[CellsConfig]):
             return output
         if search.search_plugin(config) is not None:
             output = search.page_config(output, search.language_root(self.lang, self.default_lang))
-        if config.site_url:
-            output = pagehead.absolute_alternates(output, urljoin(config.site_url, page.url), i18n.SOURCE)
+        chapters = {notebook.url: notebook.page_url for notebook in self.pages.notebooks.values()}
+        self.sitemap[page.url] = sitemaps.entry(output, page.url, page.meta.get(PAGE_DATE), chapters.get(page.url))
+        output = pagehead.alternates(output, page.url, config.site_url or None, i18n.SOURCE)
         lang = config.theme.get("language") or i18n.SOURCE
         output = output.replace('title="Permanent link"', f'title="{label(lang, "permalink")}"')
         if notebook_pages.is_notebook_page(page):
@@ -142,19 +147,20 @@ class CellsPlugin(BasePlugin[CellsConfig]):
                 target.write_bytes(content)
             else:
                 target.write_text(content, encoding="utf-8")
-        sitemaps.write_beside_pages(Path(config.site_dir), config.site_url)
 
-    @event_priority(-200)  # after the i18n plugin has built every language and written its combined index
-    def _on_post_build_search(self, config):
-        if not self.config.enabled:
-            return
-        if search.building_language(config, i18n.SOURCE)[2] or not self.search_indexes:
+    @event_priority(-200)  # after the i18n plugin has built every language, and written its index and sitemap
+    def _on_post_build_all(self, config):
+        if not self.config.enabled or search.building_language(config, i18n.SOURCE)[2]:
             return  # a language's build inside the i18n plugin's: the others are still to come
-        sizes = search.write_indexes(Path(config.site_dir), self.search_indexes, self.default_lang)
-        log.info("search index per language: " + ", ".join(f"{l} {n:,} bytes" for l, n in sizes.items()))
-        self.search_indexes = {}
+        if self.search_indexes:
+            sizes = search.write_indexes(Path(config.site_dir), self.search_indexes, self.default_lang)
+            log.info("search index per language: " + ", ".join(f"{l} {n:,} bytes" for l, n in sizes.items()))
+            self.search_indexes = {}
+        if self.sitemap:
+            sitemaps.write(Path(config.site_dir), self.sitemap, config.site_url or None, self.default_lang)
+            self.sitemap = {}
 
-    on_post_build = CombinedEvent(_on_post_build, _on_post_build_search)
+    on_post_build = CombinedEvent(_on_post_build, _on_post_build_all)
 
     def on_serve(self, server, config, builder):
         if not self.config.enabled:
