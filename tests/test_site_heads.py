@@ -1,10 +1,11 @@
-"""What a page's head and the sitemaps tell search engines: in the
+"""What a page's head and the sitemaps tell search engines, feed readers and chat previews: in the
 published build (an address: absolute links) and in `make docs`'s (none: relative links, served anywhere).
 
 A small two-language site is built both ways; the guide's own build (`make docs`'s) is read for the
-dates of every page.
+dates and the sharing tags of every page.
 """
 
+import html
 import os
 import re
 import subprocess
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tcguide.site import social
 from tests.helpers import ROOT
 
 CONFIG = """\
@@ -63,18 +65,26 @@ def head(out: Path, page: str) -> str:
     return (out / page / "index.html").read_text(encoding="utf-8").split("</head>")[0]
 
 
+def meta(head_html: str) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for key, value in re.findall(r'<meta (?:name|property)="([^"]+)" content="([^"]*)">', head_html):
+        found.setdefault(key, []).append(html.unescape(value))
+    return found
+
+
 def alternates(head_html: str) -> dict[str, str]:
     return {lang: href for href, lang in re.findall(r'<link rel="alternate" href="([^"]+)" hreflang="([\w-]+)">', head_html)}
 
 
 def test_the_published_build_links_absolutely_under_its_address(site):
     """With an address (here under a path, as a project's pages are), each page has an absolute canonical
-    link, absolute alternates with x-default; every sitemap lists absolute addresses."""
+    link, absolute alternates with x-default, og:url; every sitemap lists absolute addresses."""
     out = build(site, SITE_URL="https://guide.example/torch/")
     page = head(out, "ru/chapter")
     assert '<link rel="canonical" href="https://guide.example/torch/ru/chapter/">' in page
     assert alternates(page) == {"en": "https://guide.example/torch/chapter/", "ru": "https://guide.example/torch/ru/chapter/",
                                 "x-default": "https://guide.example/torch/chapter/"}
+    assert meta(page)["og:url"] == ["https://guide.example/torch/ru/chapter/"]
     beside = (out / "ru" / "chapter" / "sitemap.xml").read_text()
     assert "<loc>https://guide.example/torch/ru/chapter/</loc>" in beside and beside.count("<loc>") == 1
     assert '<xhtml:link rel="alternate" hreflang="x-default" href="https://guide.example/torch/chapter/" />' in beside
@@ -87,11 +97,40 @@ def test_without_an_address_every_link_is_relative(site):
     out = build(site)
     for page in ("", "chapter", "ru", "ru/chapter"):
         page_head = head(out, page)
-        assert 'rel="canonical"' not in page_head and "http" not in "".join(
+        assert 'rel="canonical"' not in page_head and "og:url" not in page_head and "http" not in "".join(
             alternates(page_head).values()), page
     assert alternates(head(out, "ru")) == {"en": "../", "ru": "./", "x-default": "../"}
     assert alternates(head(out, "ru/chapter")) == {"en": "../../chapter/", "ru": "./", "x-default": "../../chapter/"}
     assert "<loc>/ru/chapter/</loc>" in (out / "ru" / "chapter" / "sitemap.xml").read_text()
+
+
+def test_each_page_says_its_title_description_and_locale_when_shared(site):
+    out = build(site, SITE_URL="https://guide.example/")
+    ru = meta(head(out, "ru/chapter"))
+    assert ru["og:title"] == ru["twitter:title"] == ["Глава - Гайд"]
+    assert ru["description"] == ru["og:description"] == ru["twitter:description"] == [
+        "Первый абзац главы, с кодом и ссылкой."]  # its own first paragraph, as plain text
+    assert ru["og:locale"] == ["ru_RU"] and ru["og:locale:alternate"] == ["en_US"]
+    assert ru["og:type"] == ["article"] and ru["twitter:card"] == ["summary"]
+    en = meta(head(out, "chapter"))
+    assert en["og:locale"] == ["en_US"] and en["og:locale:alternate"] == ["ru_RU"]
+    cut = en["og:description"][0]  # a long paragraph: cut between words, with an ellipsis
+    assert len(cut) <= social.LONGEST and cut.endswith("…") and PAGES["en", "chapter.md"].startswith(
+        "# Chapter\n\n" + cut[:-1] + " ")
+    home = meta(head(out, "ru"))
+    assert home["og:type"] == ["website"] and home["og:description"] == ["Первый абзац главной."]
+    assert home["og:title"] == ["Гайд"]
+
+
+def test_a_page_without_prose_is_described_by_its_languages_site_description():
+    assert social.description('<h1 id="x">Title</h1><div class="admonition"><p class="x">note</p></div>') is None
+    page = ("<html><head><title>T</title>\n<meta name=\"description\" content=\"Old.\">\n"
+            '<link rel="alternate" href="../" hreflang="en">\n<link rel="alternate" href="./" hreflang="ko">\n'
+            '<link rel="alternate" href="../" hreflang="x-default">\n</head><body></body></html>')
+    tagged = social.tags(page, "ko", 'Says "so" & more', None, False)
+    assert tagged.count('name="description"') == 1 and 'content="Says &quot;so&quot; &amp; more"' in tagged
+    assert "og:url" not in tagged and '<meta property="og:locale" content="ko_KR">' in tagged
+    assert meta(tagged.split("</head>")[0])["og:locale:alternate"] == ["en_US"]
 
 
 def commit_day(source: Path) -> str:
@@ -118,3 +157,26 @@ def test_the_sitemap_dates_each_page_by_its_source_not_by_the_build(guide_site):
             assert f"<lastmod>{lastmod}</lastmod>" in beside.read_text(), location
 
 
+@pytest.mark.build  # reads the guide's build (guide_site)
+@pytest.mark.parametrize("lang", ["en", "ru", "zh", "ko"])
+def test_every_page_of_the_guide_has_its_sharing_tags_in_its_language(guide_site, lang):
+    locales = {"en": "en_US", "ru": "ru_RU", "zh": "zh_CN", "ko": "ko_KR"}
+    prefix = "" if lang == "en" else f"{lang}/"
+    pages = [p for p in guide_site.rglob("index.html")
+             if (p.relative_to(guide_site).parts[0] == lang) == (lang != "en")
+             and p.relative_to(guide_site).parts[0] not in set(locales) - {lang}]
+    assert len(pages) == 34
+    descriptions = set()
+    for page in pages:
+        tags = meta(head(page.parent, ""))
+        assert tags["og:locale"] == [locales[lang]], page
+        assert sorted(tags["og:locale:alternate"]) == sorted(v for k, v in locales.items() if k != lang), page
+        title = re.search(r"<title>(.*?)</title>", page.read_text(encoding="utf-8"))[1]
+        assert tags["og:title"] == tags["twitter:title"] == [html.unescape(title)], page
+        assert tags["description"] == tags["og:description"] == tags["twitter:description"], page
+        assert 0 < len(tags["og:description"][0]) <= social.LONGEST, page
+        descriptions.add(tags["og:description"][0])
+    chapter = meta(head(guide_site / prefix / "getting-started", ""))["og:description"][0]
+    assert "torch.compile" in chapter and chapter in descriptions
+    # each page its own, not the site's description on every one (a notebook page opens as its chapter does)
+    assert len(descriptions) >= len(list((ROOT / "docs" / lang).glob("*.md")))

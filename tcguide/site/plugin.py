@@ -1,8 +1,8 @@
 """MkDocs plugin: a thin adapter. Each hook hands its work to the module of ``site/`` that owns it:
 a page's Markdown to ``pages`` (cells and their outputs, glued figures, claims, a translation's
 headings and notices, notebook links), the 404 pages to ``not_found``, chapters as notebooks to
-``notebook_pages``, each language's search index to ``search``, head links to ``pagehead`` and
-the sitemaps to ``sitemaps``.
+``notebook_pages``, each language's search index to ``search``, head links to ``pagehead``, the
+sharing tags to ``social`` and the sitemaps to ``sitemaps``.
 
 A directive or figure that names a missing file, cell or value, or whose output is missing, stale,
 corrupt or holds an undeclared exception, is logged as a warning naming the page,
@@ -15,12 +15,13 @@ from __future__ import annotations
 import logging
 import tempfile
 from pathlib import Path
+from urllib.parse import urljoin
 
 from mkdocs.config import base, config_options as c
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 
-from tcguide.site import not_found, notebook_pages, pagehead, pages, search, sitemaps
+from tcguide.site import not_found, notebook_pages, pagehead, pages, search, sitemaps, social
 from tcguide.i18n import translations as i18n
 from tcguide.core import claims
 from tcguide.core.catalog import Catalog
@@ -124,6 +125,7 @@ class CellsPlugin(BasePlugin[CellsConfig]):
             return output
         if search.search_plugin(config) is not None:
             output = search.page_config(output, search.language_root(self.lang, self.default_lang))
+        url = urljoin(config.site_url, page.url) if config.site_url else None  # unknown: served anywhere
         chapters = {notebook.url: notebook.page_url for notebook in self.pages.notebooks.values()}
         self.sitemap[page.url] = sitemaps.entry(output, page.url, page.meta.get(PAGE_DATE), chapters.get(page.url))
         output = pagehead.alternates(output, page.url, config.site_url or None, i18n.SOURCE)
@@ -131,7 +133,10 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         output = output.replace('title="Permanent link"', f'title="{label(lang, "permalink")}"')
         if notebook_pages.is_notebook_page(page):
             output = notebook_pages.finish(output, label(lang, "copied"), Path(config.site_dir), page.url)
-        return pagehead.title_once(output, config.site_name)
+        output = pagehead.title_once(output, config.site_name)
+        summary = social.description(page.content or "") or config.site_description or ""
+        home = page.is_homepage or page.url in ("", f"{lang}/")  # a language's home
+        return social.tags(output, lang, summary, url, home)
 
     @event_priority(50)  # before the i18n plugin (-100) gathers every language's entries into one index
     def _on_post_build(self, config):
