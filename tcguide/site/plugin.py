@@ -2,7 +2,7 @@
 a page's Markdown to ``pages`` (cells and their outputs, glued figures, claims, a translation's
 headings and notices, notebook links), the 404 pages to ``not_found``, chapters as notebooks to
 ``notebook_pages``, each language's search index to ``search``, head links to ``pagehead``, the
-sharing tags to ``social`` and the sitemaps to ``sitemaps``.
+sharing tags to ``social``, API names' links to ``api_links`` and the sitemaps to ``sitemaps``.
 
 A directive or figure that names a missing file, cell or value, or whose output is missing, stale,
 corrupt or holds an undeclared exception, is logged as a warning naming the page,
@@ -21,7 +21,7 @@ from mkdocs.config import base, config_options as c
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 
-from tcguide.site import not_found, notebook_pages, pagehead, pages, search, sitemaps, social
+from tcguide.site import api_links, not_found, notebook_pages, pagehead, pages, search, sitemaps, social
 from tcguide.i18n import translations as i18n
 from tcguide.core import claims
 from tcguide.core.catalog import Catalog
@@ -53,6 +53,8 @@ class CellsConfig(base.Config):
     """Where the repository (``repo_url``) shows files: each embedded cell links to its snippet file there."""
     notebooks_branch = c.Type(str, default="published-notebooks")
     """The branch of the (GitHub) repository that the publish workflow puts the notebooks on, for Colab."""
+    api_names = c.Optional(c.Type(str))
+    """The torch API names of the prose and their reference pages (relative to mkdocs.yml): see api_links."""
 
 
 # Where the git-revision-date-localized plugin leaves a page's date (the day its source was last committed).
@@ -88,6 +90,12 @@ class CellsPlugin(BasePlugin[CellsConfig]):
             search.configure(engine, self.lang, self.config.search_lang, jieba_dict)
         self.pages = pages.Pages(self.project_root, self.catalog, self.site, config.repo_url, self.config.source_uri,
                                  self.config.notebooks_branch, "attr_list" in config.markdown_extensions)
+        self.api_names = None
+        if self.config.api_names:
+            try:
+                self.api_names = api_links.load(self.project_root / self.config.api_names)
+            except ValueError as exc:
+                raise PluginError(f"tcguide: {exc}") from exc
         if not hasattr(self, "scratch"):  # one for the i18n plugin's builds of every language
             self.scratch = tempfile.TemporaryDirectory(prefix="tcguide-notebooks-")
         return config
@@ -110,6 +118,19 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         lang = config.theme.get("language") or i18n.SOURCE  # mkdocs-static-i18n sets it per language built
         return self.pages.markdown(markdown, pages.Page(self.pages.path_of(page.file.abs_src_path), page.url,
                                                         page.file.src_uri, page.file.content_string, lang))
+
+    def on_page_content(self, html, page, config, files):
+        """API names in the prose link to PyTorch's reference (site/api_links.py); a torch name
+        that the list does not know is a warning, naming the page's line."""
+        if not self.config.enabled or self.api_names is None or notebook_pages.is_notebook_page(page):
+            return html
+        html, unknown = api_links.link(html, self.api_names)
+        path = self.pages.path_of(page.file.abs_src_path)
+        for code in dict.fromkeys(unknown):
+            line = api_links.line_of(page.file.content_string, code) or 1
+            log.warning(f"{path}:{line}: `{code}` reads as a torch API name that {self.config.api_names} does not "
+                        f"list — add it there, with its page of PyTorch's reference or as unlinked")
+        return html
 
     def on_post_template(self, output_content, template_name, config):
         """One 404 page per language (site/not_found.py)."""
