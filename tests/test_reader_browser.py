@@ -109,3 +109,37 @@ def test_the_default_build_served_at_another_port_asks_nothing_it_does_not_have(
     finally:
         page.close()
     assert errors == [] and elsewhere == [], (errors[:5], elsewhere[:5])
+
+
+def stored_texts(cell: str) -> list[str]:
+    """What a cell (data-cell: 'snippets/<file>#<cell>') printed, as its stored output records it: each
+    stream's text and each traceback."""
+    path, name = cell.split("#")
+    record = next(r for r in store.load(store.output_path(ROOT / path)).cells if r.name == name)
+    return [o.get("text") or o.get("traceback") for o in record.outputs if o["output_type"] in ("stream", "error")]
+
+
+@pytest.mark.parametrize("path, kind", [("troubleshooting/", "tcg-traceback"), ("ru/dynamo-and-graphs/", "tcg-stream")])
+def test_copying_a_folded_output_copies_all_of_it(browser, base_url, path, kind):
+    """The copy button of the lines in view, and that of the folded lines once opened, both copy the whole
+    output: the stored text, not its last lines."""
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    try:
+        page.goto(f"{base_url}/{path}")
+        fold = page.locator(f"details.tcg-fold:has(pre.{kind})").first
+        cell = fold.evaluate("e => e.closest('.tcg-output').dataset.cell")
+        whole = [text.rstrip() for text in stored_texts(cell)]
+        shown = fold.locator("xpath=following-sibling::pre[1]")
+        for block in (shown, fold.locator("pre.tcg-head")):
+            if block != shown:
+                fold.locator("summary").click()
+            block.scroll_into_view_if_needed()
+            block.hover()
+            block.locator("button.md-code__button[data-md-type=copy]").click()
+            copied = page.evaluate("navigator.clipboard.readText()")
+            assert copied in whole, (cell, copied[:200])
+            assert len(copied.splitlines()) > 25  # more than the 12 lines a folded output keeps in view
+            page.evaluate("navigator.clipboard.writeText('')")
+    finally:
+        context.close()
