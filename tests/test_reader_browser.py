@@ -143,3 +143,20 @@ def test_copying_a_folded_output_copies_all_of_it(browser, base_url, path, kind)
             page.evaluate("navigator.clipboard.writeText('')")
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_linked_inline_code_reads_at_4_5_to_1_or_more(browser, base_url, scheme):
+    """An API name linked to the reference, in prose and in a list, in each scheme: its text against the
+    code background it sits on (WCAG 2 contrast, computed in the page)."""
+    context = browser.new_context(color_scheme=scheme)
+    page = context.new_page()
+    try:
+        for path in ("troubleshooting/", "ko/custom-ops/"):
+            page.goto(f"{base_url}/{path}")
+            codes = page.locator("article a.tcg-api code")
+            assert codes.count() >= 5, path
+            ratios = [codes.nth(i).evaluate(CONTRAST) for i in range(min(codes.count(), 20))]
+            assert min(ratios) >= 4.5, (scheme, path, min(ratios))
+    finally:
+        context.close()
