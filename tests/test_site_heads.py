@@ -85,6 +85,10 @@ def test_the_published_build_links_absolutely_under_its_address(site):
     assert alternates(page) == {"en": "https://guide.example/torch/chapter/", "ru": "https://guide.example/torch/ru/chapter/",
                                 "x-default": "https://guide.example/torch/chapter/"}
     assert meta(page)["og:url"] == ["https://guide.example/torch/ru/chapter/"]
+    assert alternates(head(out, "ru")) == {"en": "https://guide.example/torch/", "ru": "https://guide.example/torch/ru/",
+                                           "x-default": "https://guide.example/torch/"}
+    assert '<xhtml:link rel="alternate" hreflang="en" href="https://guide.example/torch/" />' in (
+        out / "ru" / "sitemap.xml").read_text()
     beside = (out / "ru" / "chapter" / "sitemap.xml").read_text()
     assert "<loc>https://guide.example/torch/ru/chapter/</loc>" in beside and beside.count("<loc>") == 1
     assert '<xhtml:link rel="alternate" hreflang="x-default" href="https://guide.example/torch/chapter/" />' in beside

@@ -148,7 +148,8 @@ class CellsPlugin(BasePlugin[CellsConfig]):
             output = search.page_config(output, search.language_root(self.lang, self.default_lang))
         url = urljoin(config.site_url, page.url) if config.site_url else None  # unknown: served anywhere
         chapters = {notebook.url: notebook.page_url for notebook in self.pages.notebooks.values()}
-        self.sitemap[page.url] = sitemaps.entry(output, page.url, page.meta.get(PAGE_DATE), chapters.get(page.url))
+        self.sitemap[page.url] = sitemaps.entry(output, page.url, page.meta.get(PAGE_DATE), chapters.get(page.url),
+                                                config.site_url or None)
         output = pagehead.alternates(output, page.url, config.site_url or None, i18n.SOURCE)
         lang = config.theme.get("language") or i18n.SOURCE
         output = output.replace('title="Permanent link"', f'title="{label(lang, "permalink")}"')
