@@ -1,5 +1,6 @@
 """Shared fixtures: a throw-away project with snippet files, captured without torch, and the guide
-itself, built once per test run and served on a port held open from before the build.
+itself, built once per test run as `make docs` builds it (no site address: it must work on any host
+and port) and served on a port the run holds, which is not the one `make serve` uses.
 
 Markers (`make test-fast` leaves out the four tiers below; `make test` runs everything):
 browser, notebooks, capture and build, registered in pyproject.toml.
@@ -45,8 +46,7 @@ def project(tmp_path, monkeypatch) -> Project:
 
 def pytest_configure(config):
     """In the process that runs the test run (not in an xdist worker): the guide's folder, and a server
-    for it on a port bound now and held until the run ends, so that the guide is built for an address
-    no other process can take in the meantime."""
+    for it on a port bound now and held until the run ends, which every worker's tests reach."""
     if hasattr(config, "workerinput"):
         return
     folder = Path(tempfile.mkdtemp(prefix="tcguide-tests-guide-"))
@@ -67,20 +67,21 @@ def pytest_configure(config):
 
 @pytest.fixture(scope="session")
 def guide_port() -> int:
-    """The port the guide is served at, and built for: held by the run since it started."""
+    """The port the guide is served at: held by the run since it started."""
     return int(os.environ[GUIDE_PORT])
 
 
 @pytest.fixture(scope="session")
 def guide_site(guide_port) -> Path:
-    """The guide itself, built with --strict once per test run, whichever worker asks first; returns the
-    site folder. A worker that asks while another builds waits for that build and shares its result."""
+    """The guide itself, built as `make docs` builds it (--strict, no SITE_URL: the published address
+    is the deploy workflow's) once per test run, whichever worker asks first; returns the site folder.
+    A worker that asks while another builds waits for that build and shares its result."""
     folder = Path(os.environ[GUIDE_FOLDER])
     out, result_file = folder / "site", folder / "build-result"
     with open(folder / "build.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
         if not result_file.exists():
-            env = dict(os.environ, SITE_URL=f"http://127.0.0.1:{guide_port}/")
+            env = {name: value for name, value in os.environ.items() if name != "SITE_URL"}
             result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
                                     capture_output=True, text=True, cwd=ROOT, timeout=900, env=env)
             result_file.write_text(f"{result.returncode}\n{result.stderr}", encoding="utf-8")

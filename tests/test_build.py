@@ -283,24 +283,34 @@ def test_no_byte_of_snippet_code_or_output_becomes_live_html(tmp_path):
 
 
 @pytest.mark.build  # reads the guide's build (guide_site)
-def test_every_page_has_a_canonical_and_absolute_language_alternates(guide_site):
+def test_the_default_build_names_no_address_and_every_page_its_alternates_relative(guide_site):
+    """`make docs` knows no address (the published one is the deploy workflow's): no page has a canonical
+    link or an address in its alternates, which lead, x-default among them, to pages of this build, and
+    the sitemap beside each page lists it by its path from the site's root (tests/test_site_heads.py: a
+    build with an address)."""
     import re
+    from urllib.parse import urljoin
 
     pages = sorted(guide_site.rglob("index.html"))
     assert len(pages) >= 52
+    folders = []
     for path in pages:
-        text = path.read_text()
-        canonical = re.search(r'<link rel="canonical" href="([^"]+)">', text)
-        assert canonical and canonical[1].startswith("http"), path
-        alternates = {lang: href for href, lang in re.findall(r'<link rel="alternate" href="([^"]+)" hreflang="([\w-]+)">', text)}
+        head = path.read_text().split("</head>")[0]
+        assert 'rel="canonical"' not in head and "og:url" not in head and "127.0.0.1" not in head, path
+        alternates = {lang: href for href, lang in re.findall(r'<link rel="alternate" href="([^"]+)" hreflang="([\w-]+)">', head)}
         assert set(alternates) == {*LANGUAGES, "x-default"}, path
-        assert all(href.startswith("http") for href in alternates.values()), path
-        assert alternates["x-default"] == alternates["en"]
-        assert canonical[1] in alternates.values(), path  # the page is one of its own alternates
+        relative = path.parent.relative_to(guide_site).as_posix()
+        folder = "/" if relative == "." else f"/{relative}/"
+        folders.append(folder)
+        resolved = {lang: urljoin(f"http://here{folder}", href)[len("http://here"):] for lang, href in alternates.items()}
+        assert all(not href.startswith(("http", "/")) for href in alternates.values()), path
+        assert resolved["x-default"] == resolved["en"] and folder in resolved.values(), (path, resolved)
+        for target in resolved.values():  # each alternate is a page of this build
+            assert (guide_site / target.lstrip("/") / "index.html").exists(), (path, target)
         if path.parent != guide_site:  # the theme's language selector reads <page>/sitemap.xml
-            assert f"<loc>{canonical[1]}</loc>" in (path.parent / "sitemap.xml").read_text(), path
+            assert f"<loc>{folder}</loc>" in (path.parent / "sitemap.xml").read_text(), path
     locations = re.findall(r"<loc>(.*?)</loc>", (guide_site / "sitemap.xml").read_text())
-    assert locations and all(loc.startswith("http") for loc in locations)
+    assert sorted(locations) == sorted(folders)  # every page, once
 
 
 @pytest.mark.build  # reads the guide's build (guide_site)

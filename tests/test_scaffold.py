@@ -57,6 +57,7 @@ def small_guide(tmp_path_factory) -> Path:
     shutil.copytree(ROOT / "i18n", copy / "i18n")
     shutil.copytree(ROOT / "docs" / "assets", copy / "docs" / "assets")
     shutil.copy(ROOT / "pyproject.toml", copy / "pyproject.toml")
+    shutil.copy(ROOT / "pytorch-api.toml", copy / "pytorch-api.toml")  # mkdocs.yml names it
     config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     nav = re.search(r"^nav:\n(?:[ \t]+.*\n?)*", config, re.M)
     assert nav, "mkdocs.yml has no nav block"

@@ -46,3 +46,15 @@ document.querySelectorAll("pre.tcg-log").forEach(function (log) {
 document.querySelectorAll("a.md-select__link[hreflang]").forEach(function (link) {
   if (!link.hasAttribute("lang")) link.setAttribute("lang", link.getAttribute("hreflang"));
 });
+
+// A folded output is copied whole: the theme's copy button copies the text of the closest element
+// with data-copy, so the folded lines and the lines in view both give all of it.
+document.querySelectorAll("details.tcg-fold").forEach(function (fold) {
+  var head = fold.querySelector("pre.tcg-head > code");
+  var tail = fold.nextElementSibling;
+  var code = tail && tail.matches("pre.tcg-tail") && tail.querySelector(":scope > code");
+  if (!head || !code) return;
+  var whole = head.textContent + code.textContent;
+  fold.setAttribute("data-copy", whole);
+  tail.setAttribute("data-copy", whole);
+});

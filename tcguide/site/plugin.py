@@ -1,8 +1,8 @@
 """MkDocs plugin: a thin adapter. Each hook hands its work to the module of ``site/`` that owns it:
 a page's Markdown to ``pages`` (cells and their outputs, glued figures, claims, a translation's
 headings and notices, notebook links), the 404 pages to ``not_found``, chapters as notebooks to
-``notebook_pages``, each language's search index to ``search``, head links to ``pagehead`` and
-the per-page sitemaps to ``sitemaps``.
+``notebook_pages``, each language's search index to ``search``, head links to ``pagehead``, the
+sharing tags to ``social``, API names' links to ``api_links`` and the sitemaps to ``sitemaps``.
 
 A directive or figure that names a missing file, cell or value, or whose output is missing, stale,
 corrupt or holds an undeclared exception, is logged as a warning naming the page,
@@ -21,7 +21,7 @@ from mkdocs.config import base, config_options as c
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 
-from tcguide.site import not_found, notebook_pages, pagehead, pages, search, sitemaps
+from tcguide.site import api_links, not_found, notebook_pages, pagehead, pages, search, sitemaps, social
 from tcguide.i18n import translations as i18n
 from tcguide.core import claims
 from tcguide.core.catalog import Catalog
@@ -53,12 +53,19 @@ class CellsConfig(base.Config):
     """Where the repository (``repo_url``) shows files: each embedded cell links to its snippet file there."""
     notebooks_branch = c.Type(str, default="published-notebooks")
     """The branch of the (GitHub) repository that the publish workflow puts the notebooks on, for Colab."""
+    api_names = c.Optional(c.Type(str))
+    """The torch API names of the prose and their reference pages (relative to mkdocs.yml): see api_links."""
+
+
+# Where the git-revision-date-localized plugin leaves a page's date (the day its source was last committed).
+PAGE_DATE = "git_revision_date_localized_raw_iso_date"
 
 
 class CellsPlugin(BasePlugin[CellsConfig]):
     def __init__(self):
         super().__init__()
         self.search_indexes: dict[str, dict] = {}  # language -> its search index, kept until all are built
+        self.sitemap: dict[str, sitemaps.Entry] = {}  # every language's pages, kept until all are built
 
     # The hooks in the order MkDocs calls them: on_config, on_files, then per page
     # on_page_markdown, the theme's templates (on_post_template), per page on_post_page,
@@ -83,6 +90,12 @@ class CellsPlugin(BasePlugin[CellsConfig]):
             search.configure(engine, self.lang, self.config.search_lang, jieba_dict)
         self.pages = pages.Pages(self.project_root, self.catalog, self.site, config.repo_url, self.config.source_uri,
                                  self.config.notebooks_branch, "attr_list" in config.markdown_extensions)
+        self.api_names = None
+        if self.config.api_names:
+            try:
+                self.api_names = api_links.load(self.project_root / self.config.api_names)
+            except ValueError as exc:
+                raise PluginError(f"tcguide: {exc}") from exc
         if not hasattr(self, "scratch"):  # one for the i18n plugin's builds of every language
             self.scratch = tempfile.TemporaryDirectory(prefix="tcguide-notebooks-")
         return config
@@ -106,6 +119,19 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         return self.pages.markdown(markdown, pages.Page(self.pages.path_of(page.file.abs_src_path), page.url,
                                                         page.file.src_uri, page.file.content_string, lang))
 
+    def on_page_content(self, html, page, config, files):
+        """API names in the prose link to PyTorch's reference (site/api_links.py); a torch name
+        that the list does not know is a warning, naming the page's line."""
+        if not self.config.enabled or self.api_names is None or notebook_pages.is_notebook_page(page):
+            return html
+        html, unknown = api_links.link(html, self.api_names)
+        path = self.pages.path_of(page.file.abs_src_path)
+        for code in dict.fromkeys(unknown):
+            line = api_links.line_of(page.file.content_string, code) or 1
+            log.warning(f"{path}:{line}: `{code}` reads as a torch API name that {self.config.api_names} does not "
+                        f"list — add it there, with its page of PyTorch's reference or as unlinked")
+        return html
+
     def on_post_template(self, output_content, template_name, config):
         """One 404 page per language (site/not_found.py)."""
         if not self.config.enabled or template_name != not_found.TEMPLATE:
@@ -120,13 +146,19 @@ class CellsPlugin(BasePlugin[CellsConfig]):
             return output
         if search.search_plugin(config) is not None:
             output = search.page_config(output, search.language_root(self.lang, self.default_lang))
-        if config.site_url:
-            output = pagehead.absolute_alternates(output, urljoin(config.site_url, page.url), i18n.SOURCE)
+        url = urljoin(config.site_url, page.url) if config.site_url else None  # unknown: served anywhere
+        chapters = {notebook.url: notebook.page_url for notebook in self.pages.notebooks.values()}
+        self.sitemap[page.url] = sitemaps.entry(output, page.url, page.meta.get(PAGE_DATE), chapters.get(page.url),
+                                                config.site_url or None)
+        output = pagehead.alternates(output, page.url, config.site_url or None, i18n.SOURCE)
         lang = config.theme.get("language") or i18n.SOURCE
         output = output.replace('title="Permanent link"', f'title="{label(lang, "permalink")}"')
         if notebook_pages.is_notebook_page(page):
             output = notebook_pages.finish(output, label(lang, "copied"), Path(config.site_dir), page.url)
-        return pagehead.title_once(output, config.site_name)
+        output = pagehead.title_once(output, config.site_name)
+        summary = social.description(page.content or "") or config.site_description or ""
+        home = page.is_homepage or page.url in ("", f"{lang}/")  # a language's home
+        return social.tags(output, lang, summary, url, home)
 
     @event_priority(50)  # before the i18n plugin (-100) gathers every language's entries into one index
     def _on_post_build(self, config):
@@ -142,19 +174,20 @@ class CellsPlugin(BasePlugin[CellsConfig]):
                 target.write_bytes(content)
             else:
                 target.write_text(content, encoding="utf-8")
-        sitemaps.write_beside_pages(Path(config.site_dir), config.site_url)
 
-    @event_priority(-200)  # after the i18n plugin has built every language and written its combined index
-    def _on_post_build_search(self, config):
-        if not self.config.enabled:
-            return
-        if search.building_language(config, i18n.SOURCE)[2] or not self.search_indexes:
+    @event_priority(-200)  # after the i18n plugin has built every language, and written its index and sitemap
+    def _on_post_build_all(self, config):
+        if not self.config.enabled or search.building_language(config, i18n.SOURCE)[2]:
             return  # a language's build inside the i18n plugin's: the others are still to come
-        sizes = search.write_indexes(Path(config.site_dir), self.search_indexes, self.default_lang)
-        log.info("search index per language: " + ", ".join(f"{l} {n:,} bytes" for l, n in sizes.items()))
-        self.search_indexes = {}
+        if self.search_indexes:
+            sizes = search.write_indexes(Path(config.site_dir), self.search_indexes, self.default_lang)
+            log.info("search index per language: " + ", ".join(f"{l} {n:,} bytes" for l, n in sizes.items()))
+            self.search_indexes = {}
+        if self.sitemap:
+            sitemaps.write(Path(config.site_dir), self.sitemap, config.site_url or None, self.default_lang)
+            self.sitemap = {}
 
-    on_post_build = CombinedEvent(_on_post_build, _on_post_build_search)
+    on_post_build = CombinedEvent(_on_post_build, _on_post_build_all)
 
     def on_serve(self, server, config, builder):
         if not self.config.enabled:

@@ -13,6 +13,7 @@ import json
 import re
 
 from tcguide.core.catalog import Embedded
+from tcguide.core.glue import format_value
 from tcguide.core.errors import GuideError
 from tcguide.core.labels import DEFAULT as SOURCE_LANGUAGE
 from tcguide.core.labels import label
@@ -105,6 +106,19 @@ def data_uri(mime: str, data: str) -> str:
 
 
 FIGURE_TYPES = ("image/svg+xml", "image/png")
+# A number in a chart's description as capture wrote it (Python's %g: 18.3, 5, 4.43e+03), not part of a
+# word (resnet18, H100) nor of a longer number.
+NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?:e[+-]?\d+)?(?!\w|\.\d)")
+
+
+def figures_as_prose(text: str, lang: str) -> str:
+    """A chart's description with its numbers written as the page's prose writes glued figures: the
+    language's decimal sign and thousands, and no exponent (4.43e+03 is 4,430; in Russian 4 430)."""
+    def written(match: re.Match) -> str:
+        token = match[0]
+        decimals = len(token.split(".")[1]) if "." in token and "e" not in token else 0
+        return format_value(float(token), f",.{decimals}f", lang)
+    return NUMBER.sub(written, text)
 
 
 def outputs(embedded: Embedded, lang: str, figure_url=data_uri) -> str:
@@ -123,7 +137,7 @@ def outputs(embedded: Embedded, lang: str, figure_url=data_uri) -> str:
             url = html.escape(figure_url(mime, from_lines(output["data"][mime])))
             alt = label(lang, "figure").format(cell=embedded.cell.name, file=embedded.snippet.path)
             if output["data"].get("text/plain"):  # what the chart shows, described at capture
-                alt += ": " + output["data"]["text/plain"]
+                alt += ": " + figures_as_prose(from_lines(output["data"]["text/plain"]), lang)
             # a tap opens the figure on its own, to zoom on a phone
             parts.append(f'<a class="tcg-figure-link" href="{url}"><img class="tcg-figure" alt="{html.escape(alt)}" '
                          f'src="{url}" loading="lazy"></a>')
