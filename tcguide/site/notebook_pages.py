@@ -29,6 +29,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.utils import get_relative_url
 
 from tcguide.notebooks import build as notebooks
+from tcguide.core import settings
 from tcguide.core.catalog import Catalog
 from tcguide.site import figures
 
@@ -81,6 +82,7 @@ def add(files: Files, config, catalog: Catalog, scratch: Path, project_root: Pat
     if jupyter:
         keep_cache_per_language(config.plugins["mkdocs-jupyter"], project_root, lang)
     i18n = config.plugins.get("i18n")
+    project = settings.load(project_root)
     made: dict[str, Notebook] = {}
     pages = []
     for file in files.documentation_pages():
@@ -93,7 +95,8 @@ def add(files: Files, config, catalog: Catalog, scratch: Path, project_root: Pat
         url = "" if file.url in ("./", ".") else file.url
         prefix = url[: len(url) - len(notebooks.url_part(rel))]
         display = _display(Path(file.abs_src_path), project_root)
-        notebook, _ = notebooks.build(display, rel, text, lang, catalog, urljoin(config.site_url or "/", prefix))
+        notebook, _ = notebooks.build(display, rel, text, lang, catalog, urljoin(config.site_url or "/", prefix),
+                                      project.needs_cuda, project.colab_gpu)
         stem = posixpath.splitext(posixpath.basename(rel))[0]
         folder = under(url)
         path = scratch / lang / folder / f"{stem}.ipynb"
