@@ -43,6 +43,8 @@ NBFORMAT, NBFORMAT_MINOR = 4, 5
 KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
 ADMONITION = re.compile(r"""^(?:!!!|\?\?\?\+?)\s+(?P<kind>[\w-]+)(?:\s+"(?P<title>[^"]*)")?\s*$""")
 PAGE_LINK = re.compile(r"\]\((?P<target>(?![a-z][a-z0-9+.-]*:|/|#)[^)\s#]+\.md)(?P<anchor>#[^)\s]*)?\)")
+# A heading's explicit id ("## Title { #id }", attr_list): the site's business; Jupyter would show it as text.
+HEADING_ID = re.compile(r"\s*\{\s*#[\w-]+\s*\}\s*$")
 KEPT = "_tcguide_names"  # where a notebook keeps the names of a file that goes on later
 
 
@@ -125,7 +127,7 @@ def build(page: str, rel: str, text: str, lang: str, catalog: Catalog, lang_root
     for number, line, code in directive.lines_with_code_flag(body, first):
         heading = None if code else directive.HEADING.match(line)
         if heading and len(heading["hashes"]) == 1 and not title:
-            title = heading["text"]
+            title = HEADING_ID.sub("", heading["text"])
         if number in at or heading:
             _prose(nb, prose, rel, lang_root)
             prose = []
@@ -192,6 +194,8 @@ def _prose(nb: _Notebook, lines: list[str], rel: str, lang_root: str) -> None:
                 out.append(("> " + line[4:]).rstrip())
                 continue
             quoting = False
+        if not code and directive.HEADING.match(line):
+            line = HEADING_ID.sub("", line)
         out.append(line if code else PAGE_LINK.sub(lambda m: _link(m, rel, lang_root), line))
     while out and out[-1] in (">", ""):
         out.pop()
