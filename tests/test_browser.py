@@ -403,6 +403,9 @@ def test_on_a_notebook_page_every_section_link_scrolls_to_its_section(browser, b
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     try:
         page.goto(f"{base_url}{prefix}/dynamic-shapes/notebook/")
+        size = "e => parseFloat(getComputedStyle(e).fontSize)"  # the provenance line, smaller than the text
+        assert page.locator(".jp-OutputArea-output[data-mime-type='text/markdown'] em").first.evaluate(size) < \
+            page.locator("article p").first.evaluate(size)
         links = page.locator("nav.md-nav--secondary a[href^='#'], "
                              "article a[href^='#']:not(.anchor-link):not(.headerlink)")
         assert links.count() >= 12  # the contents (11 sections), and the text's link to one of them

@@ -14,6 +14,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 import pytest
 
 from tcguide.core.labels import label
+from tests.helpers import ROOT, stored_provenance
 
 pytestmark = pytest.mark.build  # reads the guide's build (guide_site)
 
@@ -130,3 +131,23 @@ def test_a_notebook_page_has_its_own_title_and_links_and_its_chapters_date(guide
         assert notebook.date and notebook.date == chapter.date, (page, notebook.date, chapter.date)
         downloads = [href for href in notebook.links if href.endswith(".ipynb")]
         assert downloads and all((page.parent / href).is_file() for href in downloads), page
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_captured_output_of_a_notebook_says_where_and_when_it_ran(guide_site, lang):
+    """The notebook a reader downloads (and opens in Jupyter or Colab) shows, under each cell's captured
+    outputs, the provenance line of the chapter page, as an output Markdown renders; so does its page."""
+    import json
+
+    folder = guide_site / ("" if lang == "en" else lang) / "getting-started" / "notebook"
+    notebook = json.loads((folder / "getting-started.ipynb").read_text(encoding="utf-8"))
+    shown = [c for c in notebook["cells"] if c["cell_type"] == "code" and c["metadata"]["tcguide"].get("shown")]
+    expected = stored_provenance(ROOT / "docs" / lang / "getting-started.md")
+    assert len(shown) == len(expected) > 0
+    page = (folder / "index.html").read_text(encoding="utf-8")
+    for cell, line in zip(shown, expected):
+        last = cell["outputs"][-1]
+        assert last["metadata"] == {"tcguide": {"provenance": True}}, cell["id"]
+        said = label(lang, "nb_provenance").format(line=line)
+        assert last["data"]["text/plain"].startswith(said) and last["data"]["text/markdown"].startswith(f"*{said}")
+        assert f"<em>{last['data']['text/plain']}</em>" in page, cell["id"]
