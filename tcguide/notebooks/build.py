@@ -93,18 +93,22 @@ class _Notebook:
         self.ids.add(name)
         return name
 
-    def markdown(self, text: str, name: str = "text") -> None:
+    def markdown(self, text: str, name: str = "text", at: int | None = None) -> None:
         if text.strip():
-            self.cells.append({"cell_type": "markdown", "id": self._id(name), "metadata": {}, "source": text.strip("\n")})
+            self._add({"cell_type": "markdown", "id": self._id(name), "metadata": {}, "source": text.strip("\n")}, at)
 
     def code(self, source: str, name: str, tags: list[str], meta: dict, outputs: list | None = None,
-             hidden: bool = False) -> None:
+             hidden: bool = False, at: int | None = None) -> None:
         metadata: dict = {"tags": tags} if tags else {}
         if hidden:
             metadata["jupyter"] = {"source_hidden": True, "outputs_hidden": True}
         metadata["tcguide"] = meta
-        self.cells.append({"cell_type": "code", "id": self._id(name), "metadata": metadata, "execution_count": None,
-                           "source": source.rstrip("\n"), "outputs": outputs or []})
+        self._add({"cell_type": "code", "id": self._id(name), "metadata": metadata, "execution_count": None,
+                   "source": source.rstrip("\n"), "outputs": outputs or []}, at)
+
+    def _add(self, cell: dict, at: int | None) -> None:
+        """A cell at the end, or at index ``at``."""
+        self.cells.insert(len(self.cells) if at is None else at, cell)
 
 
 def build(page: str, rel: str, text: str, lang: str, catalog: Catalog, lang_root: str,
@@ -165,12 +169,9 @@ def _needs(nb: _Notebook, environments: list[dict], colab_gpu: str) -> None:
     """What the notebook needs, and the cell that installs what is missing, after its title and what it is."""
     wanted = needs.packages((nb.sources[path], capture) for path, capture in nb.captures.items())
     at = next((i + 1 for i, c in enumerate(nb.cells) if c["id"] == "about"), 0)
-    nb.markdown(needs.describe(environments, nb.lang, colab_gpu, wanted), "needs")
-    added = [nb.cells.pop()]
+    nb.markdown(needs.describe(environments, nb.lang, colab_gpu, wanted), "needs", at=at)
     if wanted:
-        nb.code(needs.install_cell(wanted), "install", ["install"], {"install": wanted})
-        added.append(nb.cells.pop())
-    nb.cells[at:at] = added
+        nb.code(needs.install_cell(wanted), "install", ["install"], {"install": wanted}, at=at + 1)
 
 
 def dumps(notebook: dict) -> str:
