@@ -80,9 +80,10 @@ class Project:
 
 
 def write_captured(root: Path, name: str, source: str, outputs: dict[str, list[dict]], environment: dict,
-                   glued: dict | None = None) -> None:
+                   glued: dict | None = None, packages: dict | None = None) -> None:
     """A snippet file and an output for it as a capture writes one (fresh, validated on reading):
-    `outputs` maps each cell to what it printed; cells that declare glue get `glued` as their values."""
+    `outputs` maps each cell to what it printed; cells that declare glue get `glued` as their values;
+    `packages` are the distributions (name -> version) the capture recorded that it imported."""
     path = root / "snippets" / name
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(source)
@@ -90,7 +91,7 @@ def write_captured(root: Path, name: str, source: str, outputs: dict[str, list[d
     cells = tuple(store.CellRecord(c.name, tuple(outputs[c.name]), 0.25, dict(glued or {}) if c.glue else {})
                   for c in snippet.cells)
     store.save(store.Capture(f"snippets/{name}", freshness.inputs(snippet), environment, "2026-11-22T10:15:00Z",
-                             cells), store.output_path(path))
+                             cells, dict(packages or {})), store.output_path(path))
 
 
 # ---- processes ---------------------------------------------------------------------------

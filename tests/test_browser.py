@@ -385,3 +385,60 @@ def test_the_language_menu_says_each_items_language(page, base_url):
     assert items.count() == len(LANGUAGES)
     for i in range(items.count()):
         assert items.nth(i).get_attribute("lang") == items.nth(i).get_attribute("hreflang")
+
+
+# A link to a section, clicked: the address ends with its #id, and the element of that id is in view.
+SCROLLED_TO = """href => {
+    const wanted = decodeURIComponent(href.slice(1));
+    const target = document.getElementById(wanted);
+    if (!target || decodeURIComponent(location.hash.slice(1)) !== wanted) return false;
+    const top = target.getBoundingClientRect().top;
+    return top >= 0 && top < window.innerHeight;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "zh", "ko"])
+def test_on_a_notebook_page_every_section_link_scrolls_to_its_section(browser, base_url, lang):
+    """A chapter's notebook page, wide enough for its contents in their sidebar: each link of its contents
+    and each #section link of its text, clicked from the top of the page, brings its section into view
+    (the notebook's headings carry the chapter's ids)."""
+    prefix = "" if lang == "en" else f"/{lang}"
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        page.goto(f"{base_url}{prefix}/dynamic-shapes/notebook/")
+        size = "e => parseFloat(getComputedStyle(e).fontSize)"  # the provenance line, smaller than the text
+        assert page.locator(".jp-OutputArea-output[data-mime-type='text/markdown'] em").first.evaluate(size) < \
+            page.locator("article p").first.evaluate(size)
+        links = page.locator("nav.md-nav--secondary a[href^='#'], "
+                             "article a[href^='#']:not(.anchor-link):not(.headerlink)")
+        assert links.count() >= 12  # the contents (11 sections), and the text's link to one of them
+        for i in range(links.count()):
+            href = links.nth(i).get_attribute("href")
+            page.evaluate("window.scrollTo(0, 0)")
+            links.nth(i).click()
+            page.wait_for_function(SCROLLED_TO, arg=href, timeout=5000)
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "ko"])
+def test_the_notebook_pages_link_to_its_chapter_leads_there(page, base_url, lang):
+    """The notebook says which chapter it is with a link; in Chinese and Korean, text follows the address."""
+    page.goto(f"{base_url}/{lang}/dynamic-shapes/notebook/")
+    link = page.locator('[id="cell-id=about"] a').first
+    chapter = f"{base_url}/{lang}/dynamic-shapes/"
+    assert link.get_attribute("href") == chapter
+    with page.expect_response(chapter) as response:
+        link.click()
+    assert response.value.status == 200
+    page.wait_for_url(chapter)
+    assert page.locator(".tcg-output").first.is_visible()  # the chapter, with its cells
+
+
+def test_switching_language_on_a_notebook_page_keeps_the_notebook_and_the_section(page, base_url):
+    page.goto(f"{base_url}/ru/dynamic-shapes/notebook/#guards-the-conditions-a-graph-depends-on")
+    page.hover(".md-header__option .md-select")
+    page.get_by_role("link", name="한국어").click()
+    page.wait_for_url("**/ko/dynamic-shapes/notebook/#guards-the-conditions-a-graph-depends-on")
+    assert page.get_attribute("html", "lang") == "ko"
+    assert page.locator("h2#guards-the-conditions-a-graph-depends-on").is_visible()

@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -95,6 +96,43 @@ def test_with_a_github_repository_chapters_open_in_colab_and_cells_link_their_sn
             'ru/chapter/notebook/chapter.ipynb">Открыть в Colab</a>') in chapter
     assert ('<div class="tcg-source" data-search-exclude><a href="https://github.com/owner/guide/blob/main/snippets/b.py#L5" '
             'title="Файл snippets/b.py в репозитории">snippets/b.py:5</a></div>') in chapter
+
+
+def test_a_notebook_page_takes_its_chapters_ids_edit_link_and_date_and_has_its_own_title_and_links(site):
+    """Its headings get the chapter's ids (the English ones, in a translation), "edit this page" opens
+    the chapter's Markdown, "last updated" is the chapter's commit date (not the day of the build), its
+    title says it is the notebook, and it links its own .ipynb and Colab."""
+    for lang, (heading, words) in {"en": ("Second part", "See"), "ru": ("Вторая часть", "См.")}.items():
+        page = site / "docs" / lang / "chapter.md"
+        page.write_text(page.read_text() + f"\n## {heading}\n\n{words} [above](#second-part).\n")
+    config = site / "mkdocs.yml"
+    config.write_text(config.read_text().replace("markdown_extensions:\n", "markdown_extensions:\n  - attr_list\n")
+                      .replace("  - tcguide\n", "  - git-revision-date-localized:\n      type: date\n  - tcguide\n")
+                      .replace("  name: material\n", "  name: material\n  features: [content.action.edit]\n"))
+    git = {"GIT_AUTHOR_DATE": "2024-03-05T12:00:00Z", "GIT_COMMITTER_DATE": "2024-03-05T12:00:00Z",
+           "GIT_AUTHOR_NAME": "a", "GIT_AUTHOR_EMAIL": "a@example.com", "GIT_COMMITTER_NAME": "a",
+           "GIT_COMMITTER_EMAIL": "a@example.com"}
+    for command in (["init", "-q"], ["add", "."], ["commit", "-qm", "pages"]):
+        subprocess.run(["git", *command], cwd=site, check=True, env={**os.environ, **git})
+    result = build(site, REPO_URL="https://github.com/owner/guide")
+    assert result.returncode == 0, result.stderr
+    ids = lambda text: re.findall(r'<h[1-6] id="([^"]*)"', text)  # noqa: E731
+    for lang, (title, date) in {"en": ("Notebook: Chapter - t", "March 5, 2024"),
+                                "ru": ("Блокнот: Глава - t", "5 марта 2024\u202fг.")}.items():
+        chapter = (site / "out" / LANGS[lang] / "chapter" / "index.html").read_text()
+        notebook = (site / "out" / LANGS[lang] / "chapter" / "notebook" / "index.html").read_text()
+        assert ids(notebook) == ids(chapter) and "second-part" in ids(notebook), (ids(notebook), ids(chapter))
+        assert 'href="#second-part"' in notebook  # the in-text anchor and the contents find it
+        edit = r'<a href="([^"]+)" title="[^"]*" class="md-content__button'
+        assert re.findall(edit, notebook) == re.findall(edit, chapter) == [
+            f"https://github.com/owner/guide/edit/master/docs/{lang}/chapter.md"]  # MkDocs' default edit_uri
+        assert f"<title>{title}</title>" in notebook and f"<title>{title}</title>" not in chapter
+        shown = r'git-revision-date-localized-plugin-date"[^>]*>([^<]+)<'
+        assert re.findall(shown, notebook) == re.findall(shown, chapter) == [date], lang
+        assert ('<div class="tcg-notebook" data-search-exclude><a href="chapter.ipynb" download>'
+                in notebook.replace("\n", ""))
+        assert ('href="https://colab.research.google.com/github/owner/guide/blob/published-notebooks/'
+                f'{LANGS[lang]}chapter/notebook/chapter.ipynb"') in notebook
 
 
 def test_mkdocs_static_i18n_issue_198_still_makes_hand_placed_notebooks_downloads(site):

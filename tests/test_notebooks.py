@@ -68,7 +68,7 @@ translation:
 !!! note "Заметка"
     Текст заметки.
 
-## Второй раздел
+## Второй раздел { #second-part }
 
 [[cell b.py#figure]]
 
@@ -119,11 +119,13 @@ def test_a_chapter_is_a_valid_notebook_of_its_prose_code_and_captured_outputs(ch
     markdown = [c["source"] for c in nb["cells"] if c["cell_type"] == "markdown"]
     assert markdown[0] == "# Глава" and "translation" not in json.dumps(nb["cells"])  # front matter stays out
     assert "«Глава»" in markdown[1] and "NVIDIA H100 80GB HBM3 · torch 2.11.0 · CUDA 13.0" in markdown[1]
+    assert "(<https://guide.example/ru/chapter/>)" in markdown[1]  # an autolink that ends where the address does
+    assert markdown[2].startswith("**Что нужно этому блокноту**")  # what it needs (test_what_the_notebook_needs…)
     # glued figures as the language writes them, quotes as their figure, links to the site
-    assert markdown[2] == ("Ускорение: 1\u202f234,5× (0,004×), см. "
+    assert markdown[3] == ("Ускорение: 1\u202f234,5× (0,004×), см. "
                            "[другую главу](https://guide.example/ru/other/#part).")
-    assert markdown[3] == "> **Заметка**\n>\n> Текст заметки."
-    assert markdown[4].startswith("## Второй раздел")
+    assert markdown[4] == "> **Заметка**\n>\n> Текст заметки."
+    assert markdown[5].split("\n")[0] == "## Второй раздел"  # its id is the site's: Jupyter would show it
     cells = code_cells(nb)
     assert [(c["metadata"]["tcguide"].get("cell"), c["metadata"].get("tags", [])) for c in cells] == [
         ("setup", ["setup"]), ("shown", []), (None, ["setup", "namespace"]), ("setup", ["setup"]), ("figure", []),
@@ -133,13 +135,22 @@ def test_a_chapter_is_a_valid_notebook_of_its_prose_code_and_captured_outputs(ch
     assert cells[1]["metadata"]["tcguide"] == {
         "snippet": "snippets/a.py", "cell": "shown", "line": 6, "shown": True, "captured_at": "2026-11-22T10:15:00Z",
         "environment": ENV, "wall_time_s": 0.25}
-    assert cells[1]["outputs"] == [
+    assert cells[1]["outputs"][:-1] == [
         {"output_type": "stream", "name": "stdout", "text": "x is 1\n"},
         {"output_type": "stream", "name": "stderr", "text": "snippets/a.py:9: UserWarning: mind the gap\n"}]
-    assert cells[4]["outputs"] == [{"output_type": "display_data", "metadata": {},
-                                    "data": {"image/svg+xml": SVG, "text/plain": "a square"}}]
-    assert cells[6]["outputs"] == [{"output_type": "error", "ename": "KeyError", "evalue": "'k'",
-                                    "traceback": ["Traceback (most recent call last):", "KeyError: 'k'"]}]
+    assert cells[4]["outputs"][:-1] == [{"output_type": "display_data", "metadata": {},
+                                         "data": {"image/svg+xml": SVG, "text/plain": "a square"}}]
+    assert cells[6]["outputs"][:-1] == [{"output_type": "error", "ename": "KeyError", "evalue": "'k'",
+                                         "traceback": ["Traceback (most recent call last):", "KeyError: 'k'"]}]
+    # under the captured outputs, where and when they ran: a line Jupyter and Colab show, as the page does
+    assert cells[1]["outputs"][-1] == {
+        "output_type": "display_data", "metadata": {"tcguide": {"provenance": True}},
+        "data": {"text/markdown": "*Получено для руководства: NVIDIA H100 80GB HBM3 · torch 2.11.0 · CUDA 13.0 · "
+                                  "2026-11-22 10:15 UTC · 0,2 с*",
+                 "text/plain": "Получено для руководства: NVIDIA H100 80GB HBM3 · torch 2.11.0 · CUDA 13.0 · "
+                               "2026-11-22 10:15 UTC · 0,2 с"}}
+    assert all(c["outputs"][-1]["metadata"] == {"tcguide": {"provenance": True}} for c in cells
+               if "namespace" not in c["metadata"].get("tags", []))
     assert cells[6]["metadata"]["tcguide"]["raises"] == "KeyError"
     assert nb["metadata"]["tcguide"]["environment"] == ENV
     assert nb["metadata"]["kernelspec"]["language"] == "python"
@@ -223,6 +234,51 @@ def test_a_shared_helper_is_written_where_import_finds_it_from_the_notebook(tmp_
     result = execution.run(nb, "docs/en/chapter.md", timeout=60)
     assert result.ok, result.failures
     assert code_cells(result.notebook)[1]["outputs"][0]["text"] == "6\n"
+
+
+def test_what_the_notebook_needs_is_said_after_its_title_and_its_first_code_cell_installs_the_packages(tmp_path):
+    """A CUDA GPU and how to pick one in Colab, the torch and CUDA of the captures, and the packages the code
+    imports by the name of a distribution its capture recorded: not a helper module, not a module a cell
+    imports to show the error, not what only torch itself imported."""
+    (tmp_path / "snippets").mkdir()
+    (tmp_path / "snippets" / "helper.py").write_text("import numpy\n\ndef twice(n):\n    return 2 * n\n")
+    OUTPUTS["uses.py"] = {"go": [{"output_type": "stream", "name": "stdout", "text": "4\n"}], "fails": []}
+    write_captured(tmp_path, "uses.py", "# %% go\nimport tabulate\nfrom helper import twice\nprint(twice(2))\n\n"
+                   '# %% fails raises="ModuleNotFoundError"\nimport a_package_that_is_not_installed\n',
+                   OUTPUTS["uses.py"], ENV,
+                   packages={"tabulate": "0.10.0", "numpy": "2.5.2", "Jinja2": "3.1.6", "torch": "2.11.0"})
+    nb, problems = notebooks.build("docs/ko/chapter.md", "chapter.md", "# 장\n\n글.\n\n[[cell uses.py#go]]\n", "ko",
+                                   Catalog(tmp_path), "https://guide.example/ko/", colab_gpu="L4")
+    assert problems == []
+    nbformat.validate(nbformat.from_dict(nb))
+    assert [c["id"] for c in nb["cells"]][:4] == ["text", "about", "needs", "install"]
+    needs = nb["cells"][2]["source"]
+    assert needs.startswith("**이 노트북에 필요한 것**\n\n- CUDA GPU: 여기 보이는 출력은 NVIDIA H100 80GB HBM3에서")
+    assert '"런타임 → 런타임 유형 변경"' in needs and "GPU 유형 L4" in needs
+    assert "- torch 2.11.0(CUDA 13.0): 출력을 캡처한 버전입니다." in needs
+    assert "- 코드가 가져오는 패키지: `numpy`, `tabulate`." in needs
+    install = nb["cells"][3]
+    assert install["metadata"]["tags"] == ["install"]
+    assert install["metadata"]["tcguide"] == {"install": {"numpy": "numpy==2.5.2", "tabulate": "tabulate==0.10.0"}}
+    assert "%pip install --quiet {_install}" in install["source"]
+    assert nb["metadata"]["accelerator"] == "GPU" and nb["metadata"]["colab"] == {"gpuType": "L4"}
+
+
+@pytest.mark.notebooks
+def test_the_install_cell_asks_pip_only_for_what_cannot_be_imported():
+    """Run in a kernel whose %pip only says what it was asked: nothing where every module is there, and
+    only the missing distribution, in its captured version, where one is not."""
+    from tcguide.notebooks import needs
+
+    spy = ("from IPython.core.magic import register_line_magic\n\n"
+           "@register_line_magic\ndef pip(line):\n    print('pip', line)")
+    for wanted, said in (({"json": "json==0"}, []),
+                         ({"json": "json==0", "no_such_module_here": "no-such-dist==1.0"},
+                          ["pip install --quiet no-such-dist==1.0\n"])):
+        cells = [nbformat.v4.new_code_cell(spy), nbformat.v4.new_code_cell(needs.install_cell(wanted))]
+        result = execution.run(nbformat.v4.new_notebook(cells=cells), "install", timeout=60)
+        assert result.ok, result.failures
+        assert [o["text"] for o in result.notebook.cells[1].outputs] == said
 
 
 def test_a_missing_cell_is_a_problem_named_by_page_and_line(chapter):

@@ -25,9 +25,11 @@ def test_a_malformed_pyproject_stops_capture_and_notebooks_alike(tmp_path):
 def test_settings_come_from_the_one_table(tmp_path):
     assert settings.load(tmp_path) == settings.Settings()  # no pyproject.toml: the defaults
     (tmp_path / "pyproject.toml").write_text(
-        '[tool.tcguide]\nmachine = "a100"\n[tool.tcguide.needs-cuda]\n"t/a.py" = "GPU"\n', encoding="utf-8")
+        '[tool.tcguide]\nmachine = "a100"\ncolab-gpu = "L4"\n[tool.tcguide.needs-cuda]\n"t/a.py" = "GPU"\n',
+        encoding="utf-8")
     assert shards.project_machine(tmp_path) == "a100"
     assert build.needs_cuda(tmp_path) == {"t/a.py": "GPU"}
+    assert settings.load(tmp_path).colab_gpu == "L4"
 
 
 def _snippets_tree(root):

@@ -6,6 +6,15 @@ LABELS: dict[str, dict[str, str]] = {
     "en": {
         "nb_view": "Notebook", "nb_download": "Download notebook", "nb_colab": "Open in Colab",
         "nb_snippet": "Snippet file {file} in the repository",
+        "nb_title": "Notebook: {title}",
+        "nb_provenance": "Captured for the guide: {line}",
+        "nb_needs": "What this notebook needs",
+        "nb_needs_gpu": "A CUDA GPU: the outputs shown were captured on {gpu}. In Colab, pick one under "
+                        "*Runtime → Change runtime type*; Colab opens this notebook with the GPU type {colab} chosen.",
+        "nb_needs_torch": "torch {torch} with CUDA {cuda}, the version the outputs were captured with; another "
+                          "version may print other messages and other times.",
+        "nb_needs_packages": "The packages its code imports: {packages}. The next cell installs those missing here, "
+                             "in the versions the outputs were captured with, and does nothing where all are installed.",
         "nb_intro": "This notebook is the chapter “{title}” of the torch.compile guide ({url}), made from the page and "
                     "its snippet files. The outputs under the cells are the ones captured for the guide ({where}); "
                     "run the notebook to get your own. Collapsed cells tagged `setup` are parts of the snippet files "
@@ -37,6 +46,17 @@ LABELS: dict[str, dict[str, str]] = {
     "ru": {
         "nb_view": "Блокнот", "nb_download": "Скачать блокнот", "nb_colab": "Открыть в Colab",
         "nb_snippet": "Файл {file} в репозитории",
+        "nb_title": "Блокнот: {title}",
+        "nb_provenance": "Получено для руководства: {line}",
+        "nb_needs": "Что нужно этому блокноту",
+        "nb_needs_gpu": "GPU с CUDA: показанные выводы получены на {gpu}. В Colab выберите GPU в меню "
+                        "«Среда выполнения → Сменить среду выполнения»; Colab открывает этот блокнот с уже "
+                        "выбранным типом GPU {colab}.",
+        "nb_needs_torch": "torch {torch} с CUDA {cuda} — версия, с которой получены выводы; другая версия может "
+                          "напечатать другие сообщения и показать другое время.",
+        "nb_needs_packages": "Пакеты, которые импортирует код: {packages}. Следующая ячейка устанавливает "
+                             "недостающие в тех версиях, с которыми получены выводы, и ничего не делает, если все "
+                             "они уже установлены.",
         "nb_intro": "Этот блокнот — глава «{title}» руководства по torch.compile ({url}), собранная из страницы и её "
                     "файлов с примерами. Выводы под ячейками получены для руководства ({where}); запустите блокнот, "
                     "чтобы получить свои. Свёрнутые ячейки с тегом `setup` — части файлов с примерами, которых нет "
@@ -68,6 +88,14 @@ LABELS: dict[str, dict[str, str]] = {
     "zh": {
         "nb_view": "笔记本", "nb_download": "下载笔记本", "nb_colab": "在 Colab 中打开",
         "nb_snippet": "仓库中的代码文件 {file}",
+        "nb_title": "笔记本：{title}",
+        "nb_provenance": "为本指南采集：{line}",
+        "nb_needs": "运行本笔记本需要什么",
+        "nb_needs_gpu": "一块支持 CUDA 的 GPU：这里展示的输出采集自 {gpu}。在 Colab 中，通过“代码执行程序 → "
+                        "更改运行时类型”选择 GPU；Colab 打开本笔记本时已选好 GPU 类型 {colab}。",
+        "nb_needs_torch": "torch {torch}（CUDA {cuda}），即采集输出时的版本；换成其他版本，打印的信息和时间可能不同。",
+        "nb_needs_packages": "代码导入的包：{packages}。下一个单元按采集输出时的版本安装其中缺少的包；"
+                             "如果都已安装，它什么也不做。",
         "nb_intro": "本笔记本是 torch.compile 指南的“{title}”一章（{url}），由该页面及其代码文件生成。单元下方的输出是"
                     "为本指南采集的输出（{where}）；运行笔记本即可得到你自己的输出。带 `setup` 标签的折叠单元是页面未展示、"
                     "但后续单元需要的代码文件片段。",
@@ -98,6 +126,15 @@ LABELS: dict[str, dict[str, str]] = {
     "ko": {
         "nb_view": "노트북", "nb_download": "노트북 다운로드", "nb_colab": "Colab에서 열기",
         "nb_snippet": "저장소의 스니펫 파일 {file}",
+        "nb_title": "노트북: {title}",
+        "nb_provenance": "가이드용 캡처: {line}",
+        "nb_needs": "이 노트북에 필요한 것",
+        "nb_needs_gpu": "CUDA GPU: 여기 보이는 출력은 {gpu}에서 캡처했습니다. Colab에서는 \"런타임 → 런타임 유형 변경\"에서 "
+                        "GPU를 고르세요. Colab은 이 노트북을 GPU 유형 {colab} 설정으로 엽니다.",
+        "nb_needs_torch": "torch {torch}(CUDA {cuda}): 출력을 캡처한 버전입니다. 다른 버전에서는 메시지와 시간이 "
+                          "다르게 나올 수 있습니다.",
+        "nb_needs_packages": "코드가 가져오는 패키지: {packages}. 다음 셀은 이 가운데 없는 패키지를 출력을 캡처한 "
+                             "버전으로 설치하며, 모두 설치되어 있으면 아무것도 하지 않습니다.",
         "nb_intro": "이 노트북은 torch.compile 가이드의 “{title}” 장({url})을 페이지와 스니펫 파일로 만든 것입니다. "
                     "셀 아래의 출력은 가이드를 위해 캡처한 것({where})이며, 노트북을 실행하면 직접 얻을 수 있습니다. "
                     "`setup` 태그가 붙은 접힌 셀은 페이지에는 없지만 뒤의 셀에 필요한 스니펫 파일의 부분입니다.",

@@ -1,7 +1,8 @@
 """The project's settings: the ``[tool.tcguide]`` table of pyproject.toml, read in this one place.
 
 - ``machine``: the machine class that captures a snippet file unless its capture block names another;
-- ``needs-cuda``: the cells a notebook cannot run without CUDA, "topic/file.py[#cell]" → why.
+- ``needs-cuda``: the cells a notebook cannot run without CUDA, "topic/file.py[#cell]" → why;
+- ``colab-gpu``: the GPU type a chapter's notebook asks Colab for (its ``gpuType``).
 
 A missing file or table gives the defaults; a malformed one is an error for every command alike
 (capture once fell back to the default machine where the notebooks stopped).
@@ -16,6 +17,7 @@ from pathlib import Path
 from tcguide.core.errors import GuideError
 
 DEFAULT_MACHINE = "h100"
+DEFAULT_COLAB_GPU = "A100"
 FILE = "pyproject.toml"
 
 
@@ -23,6 +25,7 @@ FILE = "pyproject.toml"
 class Settings:
     machine: str = DEFAULT_MACHINE
     needs_cuda: dict[str, str] = field(default_factory=dict)
+    colab_gpu: str = DEFAULT_COLAB_GPU
 
 
 def load(root: Path) -> Settings:
@@ -44,4 +47,8 @@ def load(root: Path) -> Settings:
     if not isinstance(cuda, dict) or not all(isinstance(v, str) for v in cuda.values()):
         raise GuideError(FILE, None, "[tool.tcguide.needs-cuda] must map cells to reasons (text)",
                          'write "topic/file.py#cell" = "why it needs CUDA"')
-    return Settings(machine, dict(cuda))
+    colab_gpu = table.get("colab-gpu", DEFAULT_COLAB_GPU)
+    if not isinstance(colab_gpu, str) or not colab_gpu:
+        raise GuideError(FILE, None, "[tool.tcguide] colab-gpu must be one of Colab's GPU types (text)",
+                         f'write colab-gpu = "{DEFAULT_COLAB_GPU}", say')
+    return Settings(machine, dict(cuda), colab_gpu)

@@ -13,9 +13,14 @@ as plain JSON (stdlib only: notebooks are made on GPU machines that have no Jupy
   ``setup``), the helper modules a file imports (``%%writefile``), and, when the page goes back
   to a file after another one, that file's names kept and restored, since each file was
   written to run in a process of its own;
+- under each cell's captured outputs, where and when they were captured (a short visible line,
+  as on the chapter page), so that Jupyter and Colab show it too;
 - tags for whoever runs it: ``raises-exception`` (nbclient's convention) on a cell that
   declares ``raises=``, ``skip-execution`` (with a note) on the cells of a file launched
-  with torchrun, one process per GPU.
+  with torchrun, one process per GPU;
+- what it needs to run, after its title (``needs``): a CUDA GPU and how to pick one in Colab, the
+  torch its outputs were captured with, a first code cell that installs the packages its code
+  imports where they are missing, and Colab's metadata asking for a GPU.
 """
 
 from __future__ import annotations
@@ -32,11 +37,14 @@ from tcguide.core.errors import GuideError
 from tcguide.core.labels import label
 from tcguide.core.environment import Environment
 from tcguide.core.snippet import helper_target
+from tcguide.notebooks import needs
 
 NBFORMAT, NBFORMAT_MINOR = 4, 5
 KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
 ADMONITION = re.compile(r"""^(?:!!!|\?\?\?\+?)\s+(?P<kind>[\w-]+)(?:\s+"(?P<title>[^"]*)")?\s*$""")
 PAGE_LINK = re.compile(r"\]\((?P<target>(?![a-z][a-z0-9+.-]*:|/|#)[^)\s#]+\.md)(?P<anchor>#[^)\s]*)?\)")
+# A heading's explicit id ("## Title { #id }", attr_list): the site's business; Jupyter would show it as text.
+HEADING_ID = re.compile(r"\s*\{\s*#[\w-]+\s*\}\s*$")
 KEPT = "_tcguide_names"  # where a notebook keeps the names of a file that goes on later
 
 
@@ -72,6 +80,7 @@ class _Notebook:
     kept: set = field(default_factory=set)  # files whose names were kept for later
     current: str | None = None  # the snippet file of the last code cell
     captures: dict = field(default_factory=dict)  # snippet path -> Capture (those with an output)
+    sources: dict = field(default_factory=dict)  # snippet path -> the code of the file and its helpers
     problems: list = field(default_factory=list)
     cuda: dict = field(default_factory=dict)  # "file.py" or "file.py#cell" -> why it needs CUDA
 
@@ -84,27 +93,32 @@ class _Notebook:
         self.ids.add(name)
         return name
 
-    def markdown(self, text: str, name: str = "text") -> None:
+    def markdown(self, text: str, name: str = "text", at: int | None = None) -> None:
         if text.strip():
-            self.cells.append({"cell_type": "markdown", "id": self._id(name), "metadata": {}, "source": text.strip("\n")})
+            self._add({"cell_type": "markdown", "id": self._id(name), "metadata": {}, "source": text.strip("\n")}, at)
 
     def code(self, source: str, name: str, tags: list[str], meta: dict, outputs: list | None = None,
-             hidden: bool = False) -> None:
+             hidden: bool = False, at: int | None = None) -> None:
         metadata: dict = {"tags": tags} if tags else {}
         if hidden:
             metadata["jupyter"] = {"source_hidden": True, "outputs_hidden": True}
         metadata["tcguide"] = meta
-        self.cells.append({"cell_type": "code", "id": self._id(name), "metadata": metadata, "execution_count": None,
-                           "source": source.rstrip("\n"), "outputs": outputs or []})
+        self._add({"cell_type": "code", "id": self._id(name), "metadata": metadata, "execution_count": None,
+                   "source": source.rstrip("\n"), "outputs": outputs or []}, at)
+
+    def _add(self, cell: dict, at: int | None) -> None:
+        """A cell at the end, or at index ``at``."""
+        self.cells.insert(len(self.cells) if at is None else at, cell)
 
 
 def build(page: str, rel: str, text: str, lang: str, catalog: Catalog, lang_root: str,
-          cuda: dict[str, str] | None = None) -> tuple[dict, list[GuideError]]:
+          cuda: dict[str, str] | None = None,
+          colab_gpu: str = settings.DEFAULT_COLAB_GPU) -> tuple[dict, list[GuideError]]:
     """The notebook of a page, and what is wrong on the way (each also noted in the notebook).
 
     ``page`` names the page in messages (docs/ru/x.md), ``rel`` is its path in its language's
     folder (x.md), ``lang_root`` the site's URL of that language's home (https://.../ru/),
-    ``cuda`` the cells that need CUDA (``needs_cuda``)."""
+    ``cuda`` the cells that need CUDA (``needs_cuda``), ``colab_gpu`` the GPU type it asks Colab for."""
     body, first = directive.body(text)
     body = claims.substitute(body, {}, lang, start=first, as_text=True)  # the words stay, the marks go
     body, problems = glue.substitute(body, catalog, page, lang, start=first, as_text=True)
@@ -117,7 +131,7 @@ def build(page: str, rel: str, text: str, lang: str, catalog: Catalog, lang_root
     for number, line, code in directive.lines_with_code_flag(body, first):
         heading = None if code else directive.HEADING.match(line)
         if heading and len(heading["hashes"]) == 1 and not title:
-            title = heading["text"]
+            title = HEADING_ID.sub("", heading["text"])
         if number in at or heading:
             _prose(nb, prose, rel, lang_root)
             prose = []
@@ -130,7 +144,8 @@ def build(page: str, rel: str, text: str, lang: str, catalog: Catalog, lang_root
         if heading and len(heading["hashes"]) == 1 and not intro_done:
             _prose(nb, prose, rel, lang_root)  # the title, then what this notebook is
             prose, intro_done = [], True
-            nb.markdown("*" + label(lang, "nb_intro").format(title=title, url=lang_root + url_part(rel),
+            # the chapter's address in angle brackets: a bare one would take the CJK text after it in
+            nb.markdown("*" + label(lang, "nb_intro").format(title=title, url=f"<{lang_root}{url_part(rel)}>",
                                                              where="{where}") + "*", "about")
     _prose(nb, prose, rel, lang_root)
     environments = [c.environment for c in nb.captures.values()]
@@ -138,14 +153,25 @@ def build(page: str, rel: str, text: str, lang: str, catalog: Catalog, lang_root
     for cell in nb.cells:
         if cell["id"] == "about":
             cell["source"] = cell["source"].replace("{where}", where)
+    _needs(nb, environments, colab_gpu)
     meta = {"page": page, "language": lang, "title": title,
             "snippets": {path: {"captured_at": c.captured_at, "environment": c.environment}
                          for path, c in nb.captures.items()}}
     if environments and all(e == environments[0] for e in environments):
         meta["environment"] = environments[0]
     notebook = {"nbformat": NBFORMAT, "nbformat_minor": NBFORMAT_MINOR, "cells": nb.cells,
-                "metadata": {"kernelspec": KERNELSPEC, "language_info": {"name": "python"}, "tcguide": meta}}
+                "metadata": {"kernelspec": KERNELSPEC, "language_info": {"name": "python"}, "tcguide": meta,
+                             **needs.colab_metadata(colab_gpu)}}
     return notebook, nb.problems
+
+
+def _needs(nb: _Notebook, environments: list[dict], colab_gpu: str) -> None:
+    """What the notebook needs, and the cell that installs what is missing, after its title and what it is."""
+    wanted = needs.packages((nb.sources[path], capture) for path, capture in nb.captures.items())
+    at = next((i + 1 for i, c in enumerate(nb.cells) if c["id"] == "about"), 0)
+    nb.markdown(needs.describe(environments, nb.lang, colab_gpu, wanted), "needs", at=at)
+    if wanted:
+        nb.code(needs.install_cell(wanted), "install", ["install"], {"install": wanted}, at=at + 1)
 
 
 def dumps(notebook: dict) -> str:
@@ -169,6 +195,8 @@ def _prose(nb: _Notebook, lines: list[str], rel: str, lang_root: str) -> None:
                 out.append(("> " + line[4:]).rstrip())
                 continue
             quoting = False
+        if not code and directive.HEADING.match(line):
+            line = HEADING_ID.sub("", line)
         out.append(line if code else PAGE_LINK.sub(lambda m: _link(m, rel, lang_root), line))
     while out and out[-1] in (">", ""):
         out.pop()
@@ -219,6 +247,8 @@ def _start(nb: _Notebook, name: str, snippet, catalog: Catalog) -> None:
     capture, _ = catalog.capture(name)
     if capture is not None:
         nb.captures[snippet.path] = capture
+    nb.sources[snippet.path] = "\n".join([c.code for c in snippet.cells]
+                                         + [path.read_text(encoding="utf-8") for path, _ in snippet.helpers.values()])
     req = snippet.requirements
     if req.launcher == "torchrun":
         nb.markdown("> " + label(nb.lang, "nb_multi_gpu").format(file=snippet.path, gpus=req.gpus), "multi-gpu")
@@ -265,7 +295,7 @@ def _cell(nb: _Notebook, name: str, snippet, cell, catalog: Catalog, shown: bool
         meta["raises"] = cell.raises
     if reason:
         meta["needs_cuda"] = reason
-    outputs = [_output(o) for o in record.outputs] if record else []
+    outputs = [_output(o) for o in record.outputs] + [_provenance(capture, record, nb.lang)] if record else []
     nb.code(cell.code, f"{posixpath.splitext(posixpath.basename(name))[0]}-{cell.name}", tags, meta, outputs,
             hidden=not shown)
 
@@ -282,6 +312,15 @@ def _output(output: dict) -> dict:
         return {"output_type": "error", "ename": output["ename"], "evalue": output["evalue"],
                 "traceback": output["traceback"].rstrip("\n").split("\n")}
     return {"output_type": "display_data", "data": dict(output["data"]), "metadata": {}}
+
+
+def _provenance(capture, record, lang: str) -> dict:
+    """Where and when a cell's outputs were captured, as an output of its own under them: shown by the
+    site, Jupyter and Colab alike, and gone with the captured outputs when the reader runs the cell."""
+    line = label(lang, "nb_provenance").format(line=timings.provenance(capture, record, lang)[0])
+    shown = re.sub(r"([\\`*_\[\]<>])", r"\\\1", line)  # Markdown's own characters stay text
+    return {"output_type": "display_data", "data": {"text/markdown": f"*{shown}*", "text/plain": line},
+            "metadata": {"tcguide": {"provenance": True}}}
 
 
 def _problem(nb: _Notebook, problem: GuideError) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from tcguide.notebooks import build as notebooks
 from tcguide.core import languages as core_languages
+from tcguide.core import settings
 from tcguide.core.catalog import Catalog
 from tcguide.core.errors import GuideError
 from tcguide.core.labels import DEFAULT
@@ -53,7 +54,7 @@ def chapters(root: Path, wanted: list[str], langs: list[str]) -> list[tuple[str,
 def write_all(root: Path, out: Path, wanted: list[str], langs: list[str] | None, site_url: str,
               execute: bool = False, timeout: int = 900) -> int:
     catalog = Catalog(root)
-    cuda = notebooks.needs_cuda(root)
+    project = settings.load(root)
     langs = langs or languages(root)
     status = 0
     site_url = site_url if site_url.endswith("/") else site_url + "/"
@@ -61,7 +62,7 @@ def write_all(root: Path, out: Path, wanted: list[str], langs: list[str] | None,
         display = str(page.relative_to(root))
         lang_root = site_url + ("" if lang == DEFAULT else f"{lang}/")
         notebook, problems = notebooks.build(display, page.name, page.read_text(encoding="utf-8"), lang, catalog,
-                                             lang_root, cuda)
+                                             lang_root, project.needs_cuda, project.colab_gpu)
         for problem in problems:
             print(f"warning: {problem}", file=sys.stderr)
         if execute:

@@ -29,7 +29,9 @@ from mkdocs.structure.files import File, Files
 from mkdocs.utils import get_relative_url
 
 from tcguide.notebooks import build as notebooks
+from tcguide.core import settings
 from tcguide.core.catalog import Catalog
+from tcguide.core.labels import label
 from tcguide.site import figures
 
 COLAB = "https://colab.research.google.com/github/{repo}/blob/{branch}/{path}"
@@ -60,6 +62,7 @@ def under(page_url: str) -> str:
 
 
 CACHE = Path(".cache") / "mkdocs-jupyter"
+NOTEBOOK_FILES = "*.ipynb"  # the notebook pages' files, as plugins match a page's src_path
 
 
 def keep_cache_per_language(jupyter, project_root: Path, lang: str) -> None:
@@ -74,13 +77,25 @@ def keep_cache_per_language(jupyter, project_root: Path, lang: str) -> None:
         jupyter.config["cache_dir"] = str(project_root / CACHE / lang)
 
 
+def no_dates_of_their_own(config) -> None:
+    """Have the git-revision-date-localized plugin skip the notebook pages: it dates a page by its file's
+    commits, a notebook is a build product with none (and it fails on a file outside any repository,
+    unless told to fall back to the build's date). A notebook page takes its chapter's date instead
+    (``notebook_chapter``)."""
+    dates = config.plugins.get("git-revision-date-localized")
+    if dates is not None and NOTEBOOK_FILES not in dates.config["exclude"]:
+        dates.config["exclude"].append(NOTEBOOK_FILES)
+
+
 def add(files: Files, config, catalog: Catalog, scratch: Path, project_root: Path) -> dict[str, Notebook]:
     """Make the notebook of every chapter among the pages of this build; returns them by chapter src_uri."""
     lang = config.theme.get("language") or "en"
     jupyter = "mkdocs-jupyter" in config.plugins
     if jupyter:
         keep_cache_per_language(config.plugins["mkdocs-jupyter"], project_root, lang)
+        no_dates_of_their_own(config)
     i18n = config.plugins.get("i18n")
+    project = settings.load(project_root)
     made: dict[str, Notebook] = {}
     pages = []
     for file in files.documentation_pages():
@@ -93,7 +108,8 @@ def add(files: Files, config, catalog: Catalog, scratch: Path, project_root: Pat
         url = "" if file.url in ("./", ".") else file.url
         prefix = url[: len(url) - len(notebooks.url_part(rel))]
         display = _display(Path(file.abs_src_path), project_root)
-        notebook, _ = notebooks.build(display, rel, text, lang, catalog, urljoin(config.site_url or "/", prefix))
+        notebook, _ = notebooks.build(display, rel, text, lang, catalog, urljoin(config.site_url or "/", prefix),
+                                      project.needs_cuda, project.colab_gpu)
         stem = posixpath.splitext(posixpath.basename(rel))[0]
         folder = under(url)
         path = scratch / lang / folder / f"{stem}.ipynb"
@@ -127,6 +143,7 @@ def _page(config, folder: str, abs_src_path: str, chapter: File) -> File:
     page.dest_path = folder + "index.html" if config.use_directory_urls else folder.rstrip("/") + ".html"
     page.abs_dest_path = str(Path(config.site_dir) / page.dest_path)
     page.url = folder if config.use_directory_urls else page.dest_path
+    page.edit_uri = chapter.edit_uri  # "edit this page": the chapter's Markdown, not a build product
     if hasattr(chapter, "locale"):
         source.alternates[chapter.locale_alternate_of] = page
     return page
@@ -185,6 +202,20 @@ def finish(page_html: str, copied: str, site_dir: Path | None = None, page_url: 
         return f'src="{html.escape(get_relative_url(name, page_url))}"'
 
     return _IMAGE.sub(image, _INLINE.sub(shared, page_html))
+
+
+def links(notebook: Notebook, page_url: str, lang: str, repo_url: str | None, branch: str, view: bool = True) -> str:
+    """The chapter as a notebook, for the page at page_url: its page (``view``, from the chapter), the file,
+    and Colab (when the site names a GitHub repository)."""
+    found = []
+    if view and notebook.rendered:
+        found.append(f'<a href="{html.escape(get_relative_url(notebook.url, page_url))}">{label(lang, "nb_view")}</a>')
+    download = html.escape(get_relative_url(notebook.ipynb, page_url))
+    found.append(f'<a href="{download}" download>{label(lang, "nb_download")}</a>')
+    colab = colab_url(repo_url, branch, notebook.ipynb)
+    if colab:
+        found.append(f'<a href="{html.escape(colab)}">{label(lang, "nb_colab")}</a>')
+    return f'<div class="tcg-notebook" data-search-exclude>{" · ".join(found)}</div>\n\n'
 
 
 def colab_url(repo_url: str | None, branch: str, ipynb: str) -> str | None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import html
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -81,7 +80,7 @@ class Pages:
             english = self.site.read(i18n.SOURCE, located[1])
             markdown = headings.with_english_ids(markdown, [h.text for h in english.headings])
         notebook = self.notebooks.get(page.src_uri)
-        links = self._notebook_links(notebook, page.url, lang) if notebook else ""
+        links = notebook_pages.links(notebook, page.url, lang, self.repo_url, self.notebooks_branch) if notebook else ""
         return _after_title(markdown, self._translation_notice(page_path, page.url, lang) + links)
 
     def _figure(self, mime: str, data: str, page_url: str, where: str) -> str:
@@ -124,18 +123,6 @@ class Pages:
                                  f"recapture it with: make capture SNIPPETS={embedded.snippet.path}")
             log.warning(str(problem))
             return render.problem_box(problem, lang)
-
-    def _notebook_links(self, notebook: notebook_pages.Notebook, page_url: str, lang: str) -> str:
-        """The chapter as a notebook: its page, the file, and Colab (when the site names a GitHub repository)."""
-        links = []
-        if notebook.rendered:
-            links.append(f'<a href="{html.escape(get_relative_url(notebook.url, page_url))}">{label(lang, "nb_view")}</a>')
-        download = html.escape(get_relative_url(notebook.ipynb, page_url))
-        links.append(f'<a href="{download}" download>{label(lang, "nb_download")}</a>')
-        colab = notebook_pages.colab_url(self.repo_url, self.notebooks_branch, notebook.ipynb)
-        if colab:
-            links.append(f'<a href="{html.escape(colab)}">{label(lang, "nb_colab")}</a>')
-        return f'<div class="tcg-notebook" data-search-exclude>{" · ".join(links)}</div>\n\n'
 
     def _translation_notice(self, page_path: str, page_url: str, lang: str) -> str:
         """Tell readers of a fallback or an outdated translation what they are reading."""

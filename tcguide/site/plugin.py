@@ -1,8 +1,9 @@
 """MkDocs plugin: a thin adapter. Each hook hands its work to the module of ``site/`` that owns it:
 a page's Markdown to ``pages`` (cells and their outputs, glued figures, claims, a translation's
 headings and notices, notebook links), the 404 pages to ``not_found``, chapters as notebooks to
-``notebook_pages``, each language's search index to ``search``, head links to ``pagehead``, the
-sharing tags to ``social``, API names' links to ``api_links`` and the sitemaps to ``sitemaps``.
+``notebook_pages``, what a notebook page takes from its chapter page to ``notebook_chapter``, each
+language's search index to ``search``, head links to ``pagehead``, the sharing tags to ``social``,
+API names' links to ``api_links`` and the sitemaps to ``sitemaps``.
 
 A directive or figure that names a missing file, cell or value, or whose output is missing, stale,
 corrupt or holds an undeclared exception, is logged as a warning naming the page,
@@ -21,7 +22,7 @@ from mkdocs.config import base, config_options as c
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 
-from tcguide.site import api_links, not_found, notebook_pages, pagehead, pages, search, sitemaps, social
+from tcguide.site import api_links, not_found, notebook_chapter, notebook_pages, pagehead, pages, search, sitemaps, social
 from tcguide.i18n import translations as i18n
 from tcguide.core import claims
 from tcguide.core.catalog import Catalog
@@ -68,8 +69,8 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         self.sitemap: dict[str, sitemaps.Entry] = {}  # every language's pages, kept until all are built
 
     # The hooks in the order MkDocs calls them: on_config, on_files, then per page
-    # on_page_markdown, the theme's templates (on_post_template), per page on_post_page,
-    # on_post_build; on_serve before serving, on_shutdown at the end.
+    # on_page_markdown and on_page_content, the theme's templates (on_post_template), per page
+    # on_post_page, on_post_build; on_serve before serving, on_shutdown at the end.
 
     @event_priority(60)  # before the search plugin's on_config (0) reads its settings
     def on_config(self, config):
@@ -104,9 +105,12 @@ class CellsPlugin(BasePlugin[CellsConfig]):
     # notebook page's wrapper, and decides the language's pages (mkdocs-static-i18n issue 198).
     @event_priority(-110)
     def on_files(self, files, config):
-        if self.config.enabled and self.config.notebooks:
+        if not self.config.enabled:
+            return files
+        if self.config.notebooks:
             self.pages.notebooks = notebook_pages.add(files, config, self.catalog, Path(self.scratch.name),
                                                       self.project_root)
+        self.chapters = notebook_chapter.Chapters(self.pages.notebooks, config.repo_url, self.config.notebooks_branch)
         return files
 
     def on_page_markdown(self, markdown, page, config, files):
@@ -120,9 +124,18 @@ class CellsPlugin(BasePlugin[CellsConfig]):
                                                         page.file.src_uri, page.file.content_string, lang))
 
     def on_page_content(self, html, page, config, files):
-        """API names in the prose link to PyTorch's reference (site/api_links.py); a torch name
-        that the list does not know is a warning, naming the page's line."""
-        if not self.config.enabled or self.api_names is None or notebook_pages.is_notebook_page(page):
+        """A notebook page takes its headings' ids, contents, dates and title from its chapter page
+        (site/notebook_chapter.py). In a chapter's prose, API names link to PyTorch's reference
+        (site/api_links.py); a torch name that the list does not know is a warning, naming the page's line."""
+        if not self.config.enabled:
+            return html
+        if notebook_pages.is_notebook_page(page):
+            html, problems = self.chapters.notebook_page(html, page, config.theme.get("language") or i18n.SOURCE)
+            for problem in problems:
+                log.warning(problem)
+            return html
+        self.chapters.remember(page)
+        if self.api_names is None:
             return html
         html, unknown = api_links.link(html, self.api_names)
         path = self.pages.path_of(page.file.abs_src_path)

@@ -12,14 +12,13 @@ import html
 import json
 import re
 
+from tcguide.core import timings
 from tcguide.core.catalog import Embedded
 from tcguide.core.glue import format_value
 from tcguide.core.errors import GuideError
 from tcguide.core.labels import DEFAULT as SOURCE_LANGUAGE
 from tcguide.core.labels import label
-from tcguide.core.environment import Environment
 from tcguide.core.store import from_lines
-from tcguide.core.timings import duration
 
 FOLD_LINES = 25  # longer outputs fold
 TAIL_LINES = 12  # but their last lines stay in view
@@ -80,21 +79,8 @@ def source_link(embedded: Embedded, url: str | None, lang: str) -> str:
 
 
 def provenance(embedded: Embedded, lang: str) -> str:
-    capture, record = embedded.capture, embedded.record
-    stamp = capture.captured_at.replace("T", " ")[:16] + " UTC"
-    parts = [Environment.of(capture.environment).describe(), stamp]
-    if record is not None:
-        parts.append(duration(record.wall_time_s, lang))
-    env = capture.environment
-    if "side_by_side" in env:  # the conditions of a timing: did other files share the machine?
-        beside = env["side_by_side"]
-        parts.append(label(lang, "alone") if not beside else label(lang, "beside").format(n=beside))
-    title = label(lang, "provenance")
-    if env.get("compile_threads"):
-        title += " · " + label(lang, "threads").format(n=env["compile_threads"])
-    if env.get("host_cpu"):
-        title += " · " + label(lang, "host_cpu").format(cpu=env["host_cpu"])
-    return f'<div class="tcg-provenance" data-search-exclude title="{html.escape(title)}">{html.escape(" · ".join(parts))}</div>'
+    line, title = timings.provenance(embedded.capture, embedded.record, lang)
+    return f'<div class="tcg-provenance" data-search-exclude title="{html.escape(title)}">{html.escape(line)}</div>'
 
 
 def data_uri(mime: str, data: str) -> str:
