@@ -52,28 +52,28 @@ def outside(fn, dtype):
     return run
 
 
-variants = {
-    "float32, eager": lambda: block(x),
-    "float32, compiled": lambda: compiled(x),
-    "bf16 autocast, eager": lambda: outside(block, torch.bfloat16)(x),
-    "bf16 autocast outside, compiled": lambda: outside(compiled, torch.bfloat16)(x),
-    "bf16 autocast inside, compiled": lambda: bf16_inside(x),
-    "fp16 autocast inside, compiled": lambda: fp16_inside(x),
-    "bf16 weights, compiled": lambda: compiled_bf16(x_bf16),
+variants = {  # key: (what the table calls it, one call)
+    "fp32_eager": ("float32, eager", lambda: block(x)),
+    "fp32_compiled": ("float32, compiled", lambda: compiled(x)),
+    "bf16_eager": ("bf16 autocast, eager", lambda: outside(block, torch.bfloat16)(x)),
+    "bf16_outside": ("bf16 autocast outside, compiled", lambda: outside(compiled, torch.bfloat16)(x)),
+    "bf16_inside": ("bf16 autocast inside, compiled", lambda: bf16_inside(x)),
+    "fp16_inside": ("fp16 autocast inside, compiled", lambda: fp16_inside(x)),
+    "bf16_weights": ("bf16 weights, compiled", lambda: compiled_bf16(x_bf16)),
 }
 
 # %% compare glue=precision
 with torch.no_grad():
     errors = {}
-    for name, run in variants.items():
+    for key, (_, run) in variants.items():
         out = run()
-        errors[name] = ((out.double() - reference).abs().max() / reference.abs().max()).item()
-    times = timing.compare(variants, "back_to_back", rounds=15, calls=10)
-base = times["float32, eager"]["ms"]
-print(tabulate([(name, f"{m['ms']:.3f} ({m['p10']:.3f}–{m['p90']:.3f})", f"{base / m['ms']:.2f}×", f"{errors[name]:.1e}")
-                for name, m in times.items()],
+        errors[key] = ((out.double() - reference).abs().max() / reference.abs().max()).item()
+    times = timing.compare({key: run for key, (_, run) in variants.items()}, "back_to_back", rounds=15, calls=10)
+base = times["fp32_eager"]["ms"]
+print(tabulate([(label, f"{times[key]['ms']:.3f} ({times[key]['p10']:.3f}–{times[key]['p90']:.3f})",
+                 f"{base / times[key]['ms']:.2f}×", f"{errors[key]:.1e}") for key, (label, _) in variants.items()],
                headers=["variant", "back to back ms", "vs float32 eager", "max error / max |ref|"]))
-precision = {name: dict(times[name], speedup=base / times[name]["ms"], error=errors[name]) for name in variants}
+precision = {key: dict(times[key], speedup=base / times[key]["ms"], error=errors[key]) for key in variants}
 
 # %% guards glue=guards
 
@@ -116,7 +116,7 @@ def error_of(out):
 
 
 upcast = {"eager": {"error": error_of(pointwise(a, b))}}
-for name, flag in (("compiled", True), ("compiled, no upcast", False)):
+for name, flag in (("compiled", True), ("no_upcast", False)):
     torch._dynamo.reset()
     with torch._inductor.config.patch({"triton.codegen_upcast_to_fp32": flag}):
         out, code = run_and_get_code(torch.compile(pointwise), a, b)
@@ -124,4 +124,5 @@ for name, flag in (("compiled", True), ("compiled, no upcast", False)):
     upcast[name] = {"error": error_of(out), "to_float32": kernel.count(".to(tl.float32)")}
 for name, result in upcast.items():
     casts = f", {result['to_float32']} casts to float32 in the kernel" if "to_float32" in result else ""
-    print(f"{name:<20} max error / max |exact| {result['error']:.1e}{casts}")
+    label = {"no_upcast": "compiled, no upcast"}.get(name, name)
+    print(f"{label:<20} max error / max |exact| {result['error']:.1e}{casts}")
