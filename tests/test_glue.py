@@ -14,7 +14,8 @@ MEASURE = """
 
     # %% measure glue=speedup,rows,count,label,scalar
     speedup = 1234.5678
-    rows = {"default": {"ms": 5.25, "graphs": 2}, "reduce-overhead": {"ms": 3.0, "graphs": 1}}
+    rows = {"default": {"ms": 5.25, "graphs": 2}, "reduce-overhead": {"ms": 3.0, "graphs": 1},
+            "padded to 5 buckets": {"ms": 2.5, "graphs": 5}}
     count = 12345
     label = "NVIDIA H100"
     scalar = numpy.float32(0.5)
@@ -34,7 +35,8 @@ def measured(project):
 def test_capture_stores_glued_values_with_the_cell(measured):
     record = store.load(measured.output("m.py")).cell("measure")
     assert record.glue == {"speedup": 1234.5678, "count": 12345, "label": "NVIDIA H100", "scalar": 0.5,
-                           "rows": {"default": {"ms": 5.25, "graphs": 2}, "reduce-overhead": {"ms": 3.0, "graphs": 1}}}
+                           "rows": {"default": {"ms": 5.25, "graphs": 2}, "reduce-overhead": {"ms": 3.0, "graphs": 1},
+                                    "padded to 5 buckets": {"ms": 2.5, "graphs": 5}}}
     assert record.outputs[0]["text"] == "measured\n"
     assert "glue" not in json.loads(measured.output("m.py").read_text())["cells"][0]  # setup glues nothing
 
@@ -107,6 +109,15 @@ def test_a_reference_shows_the_value_the_way_the_language_writes_it(measured, re
     assert "CPU" in html.split('title="')[1]  # the tooltip names where it was captured
 
 
+def test_a_key_may_be_a_label_of_words(measured):
+    """Snippets key their results by the labels their tables print ("padded to 5 buckets")."""
+    html, problems = _render(measured, "{{m.py:rows.padded to 5 buckets.graphs}} graphs\n")
+    assert problems == [] and ">5</span> graphs" in html
+    for broken in ("{{m.py:rows.padded  to 5.graphs}}", "{{m.py:rows. padded.graphs}}"):
+        _, problems = _render(measured, broken + "\n")
+        assert "malformed figure reference" in str(problems[0])
+
+
 def test_the_tooltip_speaks_the_pages_language(measured):
     html, _ = _render(measured, "{{m.py:count}}\n", "ru")
     assert "Измерено: значение из ячейки measure файла snippets/m.py" in html
@@ -129,7 +140,7 @@ def test_a_quoted_figure_is_marked_with_its_source(measured):
 
 @pytest.mark.parametrize("reference, message", [
     ("{{m.py:missing}}", "snippets/m.py glues no value 'missing' (it glues: speedup, rows, count, label, scalar)"),
-    ("{{m.py:rows.eager.ms}}", "rows has no 'eager' (it has: default, reduce-overhead)"),
+    ("{{m.py:rows.eager.ms}}", "rows has no 'eager' (it has: default, padded to 5 buckets, reduce-overhead)"),
     ("{{m.py:rows:.2f}}", "not a number"),
     ("{{m.py:speedup:.2x}}", "format '.2x'"),
     ("{{nope.py:speedup}}", "no such snippet file"),

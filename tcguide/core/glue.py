@@ -7,7 +7,8 @@ reference instead of the number::
     reduce-overhead made it {{speedups/resnet18_training_bfloat16.py:speedup.reduce-overhead:.2f}}× faster
 
 that is ``{{FILE.py:NAME[.KEY...][:FORMAT]}}``: the snippet file (relative to snippets/),
-the glued variable, optional keys or list indices into it, and an optional Python format
+the glued variable, optional keys or list indices into it (a key may hold words with single
+spaces between them, as a table's labels do: ``fixes.padded to 5 buckets.graphs``), and an optional Python format
 spec (``.2f``, ``,d``, ``.0%``; numbers only; default ``.3g`` for floats). The build writes
 the value in the page's language (a decimal comma and thin-space thousands in Russian)
 in a ``<span data-cell="…">`` whose tooltip names the cell and the capture.
@@ -33,7 +34,8 @@ from tcguide.core.environment import Environment
 TOKEN = re.compile(r"\{\{(?P<body>[^{}\n]*)\}\}")
 REFERENCE = re.compile(
     r"""(?x)^(?P<file>[A-Za-z0-9_][\w./-]*\.py)             # snippet file, relative to snippets/
-        :(?P<name>[A-Za-z_]\w*)(?P<keys>(?:\.[\w-]+)*)      # glued variable, then keys or indices
+        :(?P<name>[A-Za-z_]\w*)                              # glued variable,
+        (?P<keys>(?:\.[\w-]+(?:\ [\w-]+)*)*)                # then keys (words, single spaces between) or indices
         (?::(?P<spec>[^:]*))?$                              # format spec"""
 )
 QUOTE = re.compile(r"^quote:(?P<text>[^|]+)\|(?P<source>.+)$")
