@@ -278,16 +278,19 @@ def _run_cell(cell: snippets.Cell, compiler: snippets.CellCompiler, snippet_path
                           f"declared raises={cell.raises} but the cell finished without raising")
     record = CellResult(cell.name, outputs, elapsed)
     if cell.glue and failure is None:
-        record.glue, problem = _glued(cell, namespace)
+        record.glue, problem = _glued(cell, namespace, tidy.normalize)
         if problem:
             failure = Failure(result.GLUE, cell.name, cell.line, problem)
     return record, failure
 
 
-def _plain(value, where: str):
-    """A glued value as JSON data: numbers (numpy and torch scalars too), text, true/false/null,
-    and lists and string-keyed dicts of those. Raises ValueError saying what does not fit."""
-    if value is None or isinstance(value, (bool, str)):
+def _plain(value, where: str, normalize):
+    """A glued value as JSON data: numbers (numpy and torch scalars too), text (its machine paths
+    neutralised as in printed output), true/false/null, and lists and string-keyed dicts of those.
+    Raises ValueError saying what does not fit."""
+    if isinstance(value, str):
+        return normalize(value)
+    if value is None or isinstance(value, bool):
         return value
     if isinstance(value, int):
         return int(value)
@@ -296,18 +299,18 @@ def _plain(value, where: str):
             raise ValueError(f"{where} is {value}, which a page cannot quote")
         return float(value)
     if isinstance(value, (list, tuple)):
-        return [_plain(v, f"{where}[{i}]") for i, v in enumerate(value)]
+        return [_plain(v, f"{where}[{i}]", normalize) for i, v in enumerate(value)]
     if isinstance(value, dict):
         if not all(isinstance(k, str) for k in value):
             raise ValueError(f"{where} has a key that is not text")
-        return {k: _plain(v, f"{where}.{k}") for k, v in value.items()}
+        return {k: _plain(v, f"{where}.{k}", normalize) for k, v in value.items()}
     item = getattr(value, "item", None)  # numpy scalars, one-element tensors and arrays
     if callable(item) and getattr(value, "ndim", 0) == 0:
-        return _plain(item(), where)
+        return _plain(item(), where, normalize)
     raise ValueError(f"{where} is a {type(value).__name__}; glue numbers, text, or lists and dicts of them")
 
 
-def _glued(cell: snippets.Cell, namespace: dict) -> tuple[dict, str | None]:
+def _glued(cell: snippets.Cell, namespace: dict, normalize) -> tuple[dict, str | None]:
     """The values of the variables the cell glues, and what is wrong (a name it did not set, a value
     that is not plain data, or too big to quote)."""
     values = {}
@@ -315,7 +318,7 @@ def _glued(cell: snippets.Cell, namespace: dict) -> tuple[dict, str | None]:
         if name not in namespace:
             return values, f"cell declares glue={','.join(cell.glue)} but sets no variable '{name}'"
         try:
-            values[name] = _plain(namespace[name], name)
+            values[name] = _plain(namespace[name], name, normalize)
         except ValueError as exc:
             return values, f"glued {exc}"
         except RecursionError:
