@@ -403,7 +403,8 @@ WEIGHT_BUDGETS = {"speedups": 600_000, "troubleshooting": 400_000, "dynamic-shap
                   "options": 225_000, "tracing-compared": 200_000, "distributed": 125_000,
                   "getting-started": 125_000, "index": 75_000, "contributing": 75_000,  # ru 55,054 with the Translating section
                   "translation-status": 50_000, "training-step": 350_000, "profiling": 350_000,
-                  "compile-time": 325_000, "llm-inference": 325_000, "custom-ops": 200_000}
+                  "compile-time": 325_000, "llm-inference": 325_000, "custom-ops": 200_000,
+                  "mixed-precision": 150_000}
 
 
 def page_weight(html_path: Path) -> tuple[int, int]:
