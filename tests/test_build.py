@@ -402,8 +402,8 @@ WEIGHT_BUDGETS = {"speedups": 600_000, "troubleshooting": 400_000, "dynamic-shap
                   "under-the-hood": 275_000, "saving-and-deploying": 275_000, "dynamo-and-graphs": 250_000,
                   "options": 225_000, "tracing-compared": 200_000, "distributed": 125_000,
                   "getting-started": 125_000, "index": 75_000, "contributing": 75_000,  # ru 55,054 with the Translating section
-                  "translation-status": 50_000, "training-step": 350_000, "profiling": 350_000,
-                  "compile-time": 325_000, "llm-inference": 325_000, "custom-ops": 200_000,
+                  "translation-status": 50_000, "training-step": 390_000, "profiling": 390_000,
+                  "compile-time": 350_000, "llm-inference": 390_000, "custom-ops": 200_000,
                   "mixed-precision": 150_000}
 
 

@@ -169,8 +169,10 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         if notebook_pages.is_notebook_page(page):
             output = notebook_pages.finish(output, label(lang, "copied"), Path(config.site_dir), page.url)
         output = pagehead.title_once(output, config.site_name)
-        summary = social.description(page.content or "") or config.site_description or ""
         home = page.is_homepage or page.url in ("", f"{lang}/")  # a language's home
+        # a home page says what the site is (its language's site_description); other pages, their first paragraph
+        summary = (config.site_description if home else None) or social.description(page.content or "") \
+            or config.site_description or ""
         return social.tags(output, lang, summary, url, home)
 
     @event_priority(50)  # before the i18n plugin (-100) gathers every language's entries into one index
