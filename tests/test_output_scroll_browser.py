@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import sync_playwright
 
 from tcguide.core import store
+from tcguide.site import tables
 from tests.helpers import LANGUAGES, ROOT
 from tests.test_browser import CHROMIUM_FLAGS, chromium_path
 
@@ -77,3 +78,40 @@ def test_few_outputs_scroll_sideways_on_a_phone_and_none_on_a_desktop(browser, b
     share = len(phone) / total
     print(f"{chapters}: {len(phone)}/{total} outputs scroll at 390 px ({share:.1%}), {len(desktop)} at 1280 px")
     assert share <= PHONE_SHARE and desktop == [], (f"{share:.1%} at 390 px", phone[:10], desktop[:10])
+
+
+def printed_tables(cell: str) -> list[str]:
+    """The tables a cell (data-cell: 'snippets/<file>#<cell>') printed, as printed."""
+    path, name = cell.split("#")
+    record = next(r for r in store.load(store.output_path(ROOT / path)).cells if r.name == name)
+    found = [tables.split(o["text"]) for o in record.outputs if o["output_type"] == "stream"]
+    return [part.text for parts in found for part in parts if isinstance(part, tables.Table)]
+
+
+def test_a_printed_table_copies_as_printed_and_keeps_its_first_column_in_view(browser, base_url):
+    """On a narrow phone (320 px), a table too wide for the column scrolls inside itself: scrolled to its
+    end, its row headings are still at its left edge. Its copy button copies the text as printed."""
+    context = browser.new_context(viewport={"width": 320, "height": 800},
+                                  permissions=["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    try:
+        page.goto(f"{base_url}/compile-time/")
+        wide = page.locator(".tcg-table").filter(has=page.locator("th[scope=col]:nth-child(6)")).first
+        assert wide.evaluate("e => e.scrollWidth > e.clientWidth")  # too wide: it scrolls, the page does not
+        assert page.evaluate("document.documentElement.scrollWidth") <= 320
+        wide.scroll_into_view_if_needed()
+        wide.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
+        left = wide.evaluate("e => e.getBoundingClientRect().left")
+        heading = wide.locator("th[scope=row]").first
+        box = heading.bounding_box()
+        assert abs(box["x"] - left) < 2
+        hit = f"document.elementFromPoint({box['x'] + 4}, {box['y'] + box['height'] / 2})"
+        assert heading.evaluate(f"e => e.contains({hit})")  # in view, not under the scrolled cells
+        cell = wide.evaluate("e => e.closest('.tcg-output').dataset.cell")
+        wide.focus()
+        wide.locator("button.tcg-table-copy").click()
+        copied = page.evaluate("navigator.clipboard.readText()")
+        assert copied in [text.rstrip() for text in printed_tables(cell)], copied[:200]
+        assert re.search(r"^-+  -+", copied, re.M)  # the rule as printed, not cells joined by tabs
+    finally:
+        context.close()

@@ -67,4 +67,4 @@ def test_a_printed_table_renders_as_a_table_whose_copy_is_the_text_as_printed():
     copy = re.search(r'data-copy="([^"]*)"', out)[1]
     assert html.unescape(copy) == printed and "\n" not in out
     assert '<th scope="col" class="tcg-num">first call (s)</th>' in out
-    assert '<th scope="row">regional</th><td>warm</td><td class="tcg-num">1.1</td>' in out
+    assert '<th scope="row">regional</th><td class="tcg-word">warm</td><td class="tcg-num">1.1</td>' in out

@@ -75,3 +75,12 @@ document.querySelectorAll("details.tcg-fold").forEach(function (fold) {
     table.appendChild(button);
   });
 })();
+
+// On a notebook page, an output that holds a table a snippet printed (a rule of dash runs under its
+// header) keeps its columns: it scrolls inside itself instead of wrapping its rows into each other.
+document.querySelectorAll(".jupyter-wrapper .jp-OutputArea-output pre").forEach(function (pre) {
+  if (/^ *-{2,}(?: {2,}-{2,})+ *$/m.test(pre.textContent)) {
+    pre.classList.add("tcg-columns");
+    pre.setAttribute("tabindex", "0");  // a region that scrolls is reachable by keyboard
+  }
+});

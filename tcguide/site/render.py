@@ -79,7 +79,9 @@ def _table(table: tables.Table) -> str:
     the others scroll, inside the table only. The copy button and ``data-copy`` give the text as printed."""
     def cell(text: str, numeric: bool, scope: str | None = None) -> str:
         tag = "th" if scope else "td"
-        attrs = (f' scope="{scope}"' if scope else "") + (' class="tcg-num"' if numeric else "")
+        # a number, or one word (3.34–4.32, 0/1), never breaks; words break only between them
+        css = "tcg-num" if numeric else "tcg-word" if " " not in text and tag == "td" else ""
+        attrs = (f' scope="{scope}"' if scope else "") + (f' class="{css}"' if css else "")
         return f"<{tag}{attrs}>{html.escape(text)}</{tag}>"
     head = "".join(cell(text, num, "col") for text, num in zip(table.header, table.numeric))
     body = "".join("<tr>" + "".join(cell(text, num, "row" if i == 0 else None)
