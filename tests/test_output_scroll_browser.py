@@ -96,7 +96,8 @@ def test_a_printed_table_copies_as_printed_and_keeps_its_first_column_in_view(br
     page = context.new_page()
     try:
         page.goto(f"{base_url}/compile-time/")
-        wide = page.locator(".tcg-table").filter(has=page.locator("th[scope=col]:nth-child(6)")).first
+        table = page.locator(".tcg-table").filter(has=page.locator("th[scope=col]:nth-child(6)")).first
+        wide = table.locator(".tcg-table-scroll")
         assert wide.evaluate("e => e.scrollWidth > e.clientWidth")  # too wide: it scrolls, the page does not
         assert page.evaluate("document.documentElement.scrollWidth") <= 320
         wide.scroll_into_view_if_needed()
@@ -108,10 +109,32 @@ def test_a_printed_table_copies_as_printed_and_keeps_its_first_column_in_view(br
         hit = f"document.elementFromPoint({box['x'] + 4}, {box['y'] + box['height'] / 2})"
         assert heading.evaluate(f"e => e.contains({hit})")  # in view, not under the scrolled cells
         cell = wide.evaluate("e => e.closest('.tcg-output').dataset.cell")
-        wide.focus()
-        wide.locator("button.tcg-table-copy").click()
+        wide.focus()  # a tap or Tab shows the copy button, which stays in place while the table scrolls
+        button = table.locator("button.tcg-table-copy")
+        assert button.evaluate("b => b.getBoundingClientRect().right") <= 320
+        button.click()
         copied = page.evaluate("navigator.clipboard.readText()")
         assert copied in [text.rstrip() for text in printed_tables(cell)], copied[:200]
         assert re.search(r"^-+  -+", copied, re.M)  # the rule as printed, not cells joined by tabs
     finally:
         context.close()
+
+
+def test_on_a_phone_a_notebook_page_gives_outputs_the_width_and_keeps_printed_tables_in_columns(browser, base_url):
+    """A notebook page at 390 px: code and outputs take the cell's width (no empty prompt gutter), and an
+    output holding a printed table keeps one printed line per line, scrolling inside itself."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    try:
+        page.goto(f"{base_url}/zh/compile-time/notebook/")
+        area = page.locator(".jp-Cell .jp-OutputArea-output").first
+        assert area.evaluate("e => e.closest('.jp-Cell').getBoundingClientRect().width - e.getBoundingClientRect().width") < 24
+        printed = page.locator(".jp-OutputArea-output pre.tcg-columns")
+        assert printed.count() >= 2
+        for i in range(printed.count()):
+            pre = printed.nth(i)
+            lines = len(pre.evaluate("e => e.textContent").rstrip("\n").split("\n"))
+            height = pre.evaluate("e => e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight)")
+            assert round(height) <= lines + 1, (i, lines, height)  # not wrapped (padding and a scroll bar at most)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    finally:
+        page.close()

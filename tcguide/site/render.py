@@ -87,8 +87,8 @@ def _table(table: tables.Table) -> str:
     body = "".join("<tr>" + "".join(cell(text, num, "row" if i == 0 else None)
                                     for i, (text, num) in enumerate(zip(row, table.numeric))) + "</tr>"
                    for row in table.rows)
-    return (f'<div class="tcg-table" tabindex="0" data-copy="{_attribute(table.text)}"><table class="tcg-printed">'
-            f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>")
+    return (f'<div class="tcg-table" data-copy="{_attribute(table.text)}"><div class="tcg-table-scroll" tabindex="0">'
+            f'<table class="tcg-printed"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div></div>')
 
 
 def _stream(text: str, lang: str) -> str:
