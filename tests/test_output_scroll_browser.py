@@ -121,8 +121,9 @@ def test_a_printed_table_copies_as_printed_and_keeps_its_first_column_in_view(br
 
 
 def test_on_a_phone_a_notebook_page_gives_outputs_the_width_and_keeps_printed_tables_in_columns(browser, base_url):
-    """A notebook page at 390 px: code and outputs take the cell's width (no empty prompt gutter), and an
-    output holding a printed table keeps one printed line per line, scrolling inside itself."""
+    """A notebook page at 390 px: code and outputs take the cell's width (no empty prompt gutter), outputs
+    wrap between words, and an output holding a printed table keeps one printed line per line, scrolling
+    inside itself."""
     page = browser.new_page(viewport={"width": 390, "height": 844})
     try:
         page.goto(f"{base_url}/zh/compile-time/notebook/")
@@ -135,6 +136,8 @@ def test_on_a_phone_a_notebook_page_gives_outputs_the_width_and_keeps_printed_ta
             lines = len(pre.evaluate("e => e.textContent").rstrip("\n").split("\n"))
             height = pre.evaluate("e => e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight)")
             assert round(height) <= lines + 1, (i, lines, height)  # not wrapped (padding and a scroll bar at most)
+        breaks = page.locator(".jp-OutputArea-output pre").first.evaluate("e => getComputedStyle(e).wordBreak")
+        assert breaks == "normal"  # wrapped between words ("Dynamo", not "Dynam / o")
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
     finally:
         page.close()

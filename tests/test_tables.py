@@ -66,5 +66,6 @@ def test_a_printed_table_renders_as_a_table_whose_copy_is_the_text_as_printed():
     assert out.startswith('<pre class="tcg-stream"><code>Results:&#10;</code></pre>')
     copy = re.search(r'data-copy="([^"]*)"', out)[1]
     assert html.unescape(copy) == printed and "\n" not in out
-    assert '<th scope="col" class="tcg-num">first call (s)</th>' in out
+    assert '<th scope="col" class="tcg-num"><span>first</span> <span>call</span> <span>(s)</span></th>' in out
+    assert '<td><span>3.34–4.32</span></td>' not in out and '<td class="tcg-word">3.34–4.32</td>' in out
     assert '<th scope="row">regional</th><td class="tcg-word">warm</td><td class="tcg-num">1.1</td>' in out

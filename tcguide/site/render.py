@@ -79,10 +79,11 @@ def _table(table: tables.Table) -> str:
     the others scroll, inside the table only. The copy button and ``data-copy`` give the text as printed."""
     def cell(text: str, numeric: bool, scope: str | None = None) -> str:
         tag = "th" if scope else "td"
-        # a number, or one word (3.34–4.32, 0/1), never breaks; words break only between them
+        # a number, or one word (3.34–4.32, 0/1), never breaks; longer text breaks between its words only
         css = "tcg-num" if numeric else "tcg-word" if " " not in text and tag == "td" else ""
         attrs = (f' scope="{scope}"' if scope else "") + (f' class="{css}"' if css else "")
-        return f"<{tag}{attrs}>{html.escape(text)}</{tag}>"
+        shown = re.sub(r"\S+", r"<span>\g<0></span>", html.escape(text)) if " " in text else html.escape(text)
+        return f"<{tag}{attrs}>{shown}</{tag}>"
     head = "".join(cell(text, num, "col") for text, num in zip(table.header, table.numeric))
     body = "".join("<tr>" + "".join(cell(text, num, "row" if i == 0 else None)
                                     for i, (text, num) in enumerate(zip(row, table.numeric))) + "</tr>"
