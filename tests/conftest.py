@@ -9,7 +9,8 @@ With pytest-xdist (`make test`: -n auto) every worker is a session of its own, s
 fixture would build the guide once per worker. Instead, the process that runs the whole test run
 (xdist's controller, or pytest alone) makes a folder for the guide and serves it from a port it holds
 until the run ends; its workers find both in the environment, and the first that needs the guide
-builds it there, under a lock, for the others to read.
+builds it there (or copies the site/ that `make docs` built from this very tree), under a lock, for
+the others to read.
 """
 
 from __future__ import annotations
