@@ -170,6 +170,20 @@ def _new_language(args) -> int:
     return 0
 
 
+def _built_site(args) -> int:
+    """``make docs`` around its build: record the inputs (begin), then what the passed build wrote (end)."""
+    from tcguide.site import built
+
+    root = project_root(Path.cwd().resolve())
+    site_dir = root / args.site
+    if args.step == "begin":
+        built.begin(root, site_dir, dict(os.environ))
+        return 0
+    if not built.end(root, site_dir, dict(os.environ)):
+        print(f"{args.site}/ not recorded as built from this tree: it changed during the build", file=sys.stderr)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python3 -m tcguide", description="Tooling of the torch.compile guide.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -197,6 +211,11 @@ def main(argv: list[str] | None = None) -> int:
     rep.add_argument("--max-chars", type=int, metavar="N",
                      help="cut the report at a line to at most N characters (a pull request's body takes 65536)")
     rep.set_defaults(func=_report)
+    blt = sub.add_parser("built-site", help="record what a build of the site was made from (make docs runs it), "
+                                             "so that the tests can read that build instead of building again")
+    blt.add_argument("step", choices=["begin", "end"], help="begin: before the build; end: after it passed")
+    blt.add_argument("--site", default="site", help="the build's folder (default: site)")
+    blt.set_defaults(func=_built_site)
     nbs = sub.add_parser("notebooks", help="write every chapter as a notebook (and run them with --execute)")
     nbs.add_argument("pages", nargs="*", help="chapters: getting-started (every language) or docs/ru/getting-started.md "
                                                "(default: every chapter)")

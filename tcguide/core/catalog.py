@@ -34,9 +34,13 @@ class Catalog:
         self.root = Path(project_root) / folder
         self._snippets: dict[str, snippets.SnippetFile | GuideError] = {}
         self._captures: dict[str, tuple[store.Capture | None, GuideError | None]] = {}
+        self._files: list[str] | None = None
 
     def files(self) -> list[str]:
-        return sorted(str(p.relative_to(self.root)) for p in snippets.snippet_files(self.root))
+        """The snippet files, listed once (a catalog is one build's or one check's view of the tree)."""
+        if self._files is None:
+            self._files = sorted(str(p.relative_to(self.root)) for p in snippets.snippet_files(self.root))
+        return list(self._files)
 
     def snippet(self, name: str) -> snippets.SnippetFile:
         """A snippet file by its path under snippets/; GuideError if there is none, or if the path

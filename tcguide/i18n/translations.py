@@ -174,6 +174,20 @@ class Site:
         return read_page(self.path(lang, page), self.display(lang, page))
 
 
+@dataclass(frozen=True)
+class ReadOnce(Site):
+    """The site as one build sees it: each page read and parsed once, however often the builds of
+    its languages ask (a page's notices, the status table and the English ids each read pages of
+    every language). A build makes a new one, so an edit between builds is read."""
+
+    _pages: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    def read(self, lang: str, page: str) -> Page:
+        if (lang, page) not in self._pages:
+            self._pages[lang, page] = super().read(lang, page)
+        return self._pages[lang, page]
+
+
 # ---- status ---------------------------------------------------------------------------
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ outside URLs, and no metadata. Stdlib only.
 
 from __future__ import annotations
 
+import functools
 import re
 import xml.etree.ElementTree as ET
 
@@ -42,6 +43,7 @@ def _clean(element: ET.Element) -> None:
         _clean(child)
 
 
+@functools.lru_cache(maxsize=128)  # by the figure itself: every language's page shows the same figures
 def safe_svg(text: str) -> str:
     """The figure with everything but drawing taken out (see the module docstring)."""
     if "<!ENTITY" in text:

@@ -81,9 +81,13 @@ class CellsPlugin(BasePlugin[CellsConfig]):
             raise PluginError("tcguide: mkdocs.yml lacks Markdown extensions the plugin needs: " + "; ".join(missing)
                               + " — add them under markdown_extensions")
         self.project_root = Path(config.config_file_path).resolve().parent
-        self.catalog = Catalog(self.project_root, self.config.snippets_dir)  # fresh on every (re)build
-        self.site = i18n.Site(self.project_root, Path(config.docs_dir).name)
-        self.lang, self.default_lang, _ = search.building_language(config, i18n.SOURCE)
+        self.lang, self.default_lang, between_languages = search.building_language(config, i18n.SOURCE)
+        if not between_languages or not hasattr(self, "catalog"):
+            # Fresh on every (re)build, and shared by the i18n plugin's builds of its languages: each
+            # snippet file, captured output and page is read, parsed and checked once per build, not once
+            # per language (every page still logs what is wrong with what it embeds).
+            self.catalog = Catalog(self.project_root, self.config.snippets_dir)
+            self.site = i18n.ReadOnce(self.project_root, Path(config.docs_dir).name)
         engine = search.search_plugin(config)
         if engine is not None:
             glossary = self.config.search_glossary
@@ -100,6 +104,12 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         if not hasattr(self, "scratch"):  # one for the i18n plugin's builds of every language
             self.scratch = tempfile.TemporaryDirectory(prefix="tcguide-notebooks-")
         return config
+
+    def on_pre_build(self, config):
+        """The theme's search index reads pages without their code blocks (site/search.py)."""
+        engine = search.search_plugin(config)
+        if self.config.enabled and engine is not None and getattr(engine, "search_index", None) is not None:
+            search.index_without_code(engine)
 
     # After the i18n plugin's on_files (-100): it remakes every File of docs/, which would drop a
     # notebook page's wrapper, and decides the language's pages (mkdocs-static-i18n issue 198).
