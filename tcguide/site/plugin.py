@@ -69,7 +69,7 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         self.sitemap: dict[str, sitemaps.Entry] = {}  # every language's pages, kept until all are built
 
     # The hooks in the order MkDocs calls them: on_config, on_files, then per page
-    # on_page_markdown and on_page_content, the theme's templates (on_post_template), per page
+    # on_page_markdown and on_page_content, on_env, the theme's templates (on_post_template), per page
     # on_post_page, on_post_build; on_serve before serving, on_shutdown at the end.
 
     @event_priority(60)  # before the search plugin's on_config (0) reads its settings
@@ -145,6 +145,13 @@ class CellsPlugin(BasePlugin[CellsConfig]):
                         f"list — add it there, with its page of PyTorch's reference or as unlinked")
         return html
 
+    def on_env(self, env, config, files):
+        """Every page is rendered, none written: the version of the language's search index (site/search.py)."""
+        engine = search.search_plugin(config) if self.config.enabled else None
+        self.index_version = (search.index_version((f.page for f in files.documentation_pages()), engine)
+                              if engine is not None else None)
+        return env
+
     def on_post_template(self, output_content, template_name, config):
         """One 404 page per language (site/not_found.py)."""
         if not self.config.enabled or template_name != not_found.TEMPLATE:
@@ -158,7 +165,8 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         if not self.config.enabled:
             return output
         if search.search_plugin(config) is not None:
-            output = search.page_config(output, search.language_root(self.lang, self.default_lang))
+            output = search.page_config(output, search.language_root(self.lang, self.default_lang),
+                                        getattr(self, "index_version", None))
         url = urljoin(config.site_url, page.url) if config.site_url else None  # unknown: served anywhere
         chapters = {notebook.url: notebook.page_url for notebook in self.pages.notebooks.values()}
         self.sitemap[page.url] = sitemaps.entry(output, page.url, page.meta.get(PAGE_DATE), chapters.get(page.url),
