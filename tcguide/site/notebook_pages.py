@@ -166,7 +166,8 @@ def finish(page_html: str, copied: str, site_dir: Path | None = None, page_url: 
     focus), whose copy button says "Copied!" in the page's language, and whose big inline styles and
     scripts (mkdocs-jupyter puts about 590 KB of CSS in every notebook page) and its charts are files
     of the site, named by their content: one download for every notebook page and language, cached
-    by the browser. An SVG chart is served with its drawing only, as the chapter pages' are."""
+    by the browser. An SVG chart is served with its drawing only, as the chapter pages' are, under the
+    name its chapter page gives it."""
     page_html = page_html.replace('<span class="notice" hidden>Copied!</span>',
                                   f'<span class="notice" hidden>{html.escape(copied)}</span>')
     page_html = page_html.replace('<div class="highlight-ipynb', '<div tabindex="0" class="highlight-ipynb')
@@ -194,7 +195,7 @@ def finish(page_html: str, copied: str, site_dir: Path | None = None, page_url: 
                 data = figures.safe_svg(data.decode("utf-8")).encode("utf-8")
             except (ValueError, SyntaxError, UnicodeDecodeError):
                 return match.group(0)  # not an SVG the site can serve as a file: it stays inline
-        name = f"assets/notebook/{hashlib.sha256(data).hexdigest()[:16]}.{'svg' if mime == 'image/svg+xml' else 'png'}"
+        name = figures.file_name(data, mime)  # the name its chapter page gives it: one file for both
         target = Path(site_dir) / name
         if not target.exists():
             target.parent.mkdir(parents=True, exist_ok=True)
