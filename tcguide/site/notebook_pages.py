@@ -32,7 +32,7 @@ from tcguide.notebooks import build as notebooks
 from tcguide.core import settings
 from tcguide.core.catalog import Catalog
 from tcguide.core.labels import label
-from tcguide.site import figures
+from tcguide.site import figures, notebook_weight
 
 COLAB = "https://colab.research.google.com/github/{repo}/blob/{branch}/{path}"
 
@@ -167,12 +167,12 @@ def finish(page_html: str, copied: str, site_dir: Path | None = None, page_url: 
     scripts (mkdocs-jupyter puts about 590 KB of CSS in every notebook page) and its charts are files
     of the site, named by their content: one download for every notebook page and language, cached
     by the browser. An SVG chart is served with its drawing only, as the chapter pages' are, under the
-    name its chapter page gives it."""
+    name its chapter page gives it. What else the page carries and does not need goes (``notebook_weight``)."""
     page_html = page_html.replace('<span class="notice" hidden>Copied!</span>',
                                   f'<span class="notice" hidden>{html.escape(copied)}</span>')
     page_html = page_html.replace('<div class="highlight-ipynb', '<div tabindex="0" class="highlight-ipynb')
     if site_dir is None:
-        return page_html
+        return notebook_weight.slim(page_html)
 
     def shared(match: re.Match) -> str:
         css, js = match["css"], match["js"]
@@ -202,7 +202,7 @@ def finish(page_html: str, copied: str, site_dir: Path | None = None, page_url: 
             target.write_bytes(data)
         return f'src="{html.escape(get_relative_url(name, page_url))}"'
 
-    return _IMAGE.sub(image, _INLINE.sub(shared, page_html))
+    return notebook_weight.slim(_IMAGE.sub(image, _INLINE.sub(shared, page_html)))
 
 
 def links(notebook: Notebook, page_url: str, lang: str, repo_url: str | None, branch: str, view: bool = True) -> str:
