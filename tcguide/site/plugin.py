@@ -22,9 +22,10 @@ from mkdocs.config import base, config_options as c
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 
-from tcguide.site import api_links, not_found, notebook_chapter, notebook_pages, pagehead, pages, search, sitemaps, social
+from tcguide.site import (api_links, not_found, notebook_chapter, notebook_pages, pagehead, pages, search, sitemaps,
+                          social, theme_files)
 from tcguide.i18n import translations as i18n
-from tcguide.core import claims
+from tcguide.core import claims, languages
 from tcguide.core.catalog import Catalog
 from tcguide.core.labels import label
 
@@ -110,6 +111,9 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         if self.config.notebooks:
             self.pages.notebooks = notebook_pages.add(files, config, self.catalog, Path(self.scratch.name),
                                                       self.project_root)
+        langs = {lunr for lang in languages.configured(self.project_root)
+                 for lunr in self.config.search_lang.get(lang, [lang])}
+        theme_files.prune(files, langs)  # source maps, and lunr's languages that no index uses
         self.chapters = notebook_chapter.Chapters(self.pages.notebooks, config.repo_url, self.config.notebooks_branch)
         return files
 
