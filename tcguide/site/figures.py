@@ -10,6 +10,7 @@ outside URLs, and no metadata. Stdlib only.
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
 import xml.etree.ElementTree as ET
 
@@ -19,6 +20,15 @@ DRAWING = {"svg", "g", "defs", "use", "symbol", "path", "rect", "circle", "ellip
            "style", "title", "desc"}
 LOCAL_LINK = re.compile(r"^(#[\w.:-]+|data:image/png;base64,[A-Za-z0-9+/=\s]+)$")
 OUTSIDE = re.compile(r"@import|url\(\s*['\"]?(?!#)", re.I)
+
+
+FOLDER = "assets/figures"
+
+
+def file_name(content: bytes, mime: str) -> str:
+    """The site path of a figure served as ``content``, named by it: a chart that a chapter page, its
+    notebook page and every language show is one file, downloaded once."""
+    return f"{FOLDER}/{hashlib.sha256(content).hexdigest()[:16]}.{'png' if mime == 'image/png' else 'svg'}"
 
 
 def _local(tag: str) -> tuple[str, str]:

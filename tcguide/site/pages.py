@@ -9,7 +9,6 @@ warning; everything about the page itself is here, so another generator needs on
 from __future__ import annotations
 
 import base64
-import hashlib
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -87,14 +86,14 @@ class Pages:
         """Keep a figure for writing as its own file (named by its content); its URL from the page."""
         if mime == "image/png":  # pixels only: served as they are
             content = base64.b64decode("".join(data.split()))
-            name = f"assets/figures/{hashlib.sha256(content).hexdigest()[:16]}.png"
+            name = figures.file_name(content, mime)
         else:
             try:
                 content = figures.safe_svg(data)
             except (ValueError, SyntaxError) as exc:  # ElementTree's ParseError is a SyntaxError
                 log.warning(f"{where}: a figure is not an SVG the site can serve ({exc}); shown inline — recapture it")
                 return render.data_uri(mime, data)
-            name = f"assets/figures/{hashlib.sha256(data.encode('utf-8')).hexdigest()[:16]}.svg"
+            name = figures.file_name(content.encode("utf-8"), mime)
         self.figures[name] = content
         return get_relative_url(name, page_url)
 

@@ -22,9 +22,10 @@ from mkdocs.config import base, config_options as c
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 
-from tcguide.site import api_links, not_found, notebook_chapter, notebook_pages, pagehead, pages, search, sitemaps, social
+from tcguide.site import (api_links, not_found, notebook_chapter, notebook_pages, pagehead, pages, search, sitemaps,
+                          social, theme_files)
 from tcguide.i18n import translations as i18n
-from tcguide.core import claims
+from tcguide.core import claims, languages
 from tcguide.core.catalog import Catalog
 from tcguide.core.labels import label
 
@@ -69,7 +70,7 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         self.sitemap: dict[str, sitemaps.Entry] = {}  # every language's pages, kept until all are built
 
     # The hooks in the order MkDocs calls them: on_config, on_files, then per page
-    # on_page_markdown and on_page_content, the theme's templates (on_post_template), per page
+    # on_page_markdown and on_page_content, on_env, the theme's templates (on_post_template), per page
     # on_post_page, on_post_build; on_serve before serving, on_shutdown at the end.
 
     @event_priority(60)  # before the search plugin's on_config (0) reads its settings
@@ -120,6 +121,9 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         if self.config.notebooks:
             self.pages.notebooks = notebook_pages.add(files, config, self.catalog, Path(self.scratch.name),
                                                       self.project_root)
+        langs = {lunr for lang in languages.configured(self.project_root)
+                 for lunr in self.config.search_lang.get(lang, [lang])}
+        theme_files.prune(files, langs)  # source maps, and lunr's languages that no index uses
         self.chapters = notebook_chapter.Chapters(self.pages.notebooks, config.repo_url, self.config.notebooks_branch)
         return files
 
@@ -155,6 +159,13 @@ class CellsPlugin(BasePlugin[CellsConfig]):
                         f"list — add it there, with its page of PyTorch's reference or as unlinked")
         return html
 
+    def on_env(self, env, config, files):
+        """Every page is rendered, none written: the version of the language's search index (site/search.py)."""
+        engine = search.search_plugin(config) if self.config.enabled else None
+        self.index_version = (search.index_version((f.page for f in files.documentation_pages()), engine)
+                              if engine is not None else None)
+        return env
+
     def on_post_template(self, output_content, template_name, config):
         """One 404 page per language (site/not_found.py)."""
         if not self.config.enabled or template_name != not_found.TEMPLATE:
@@ -168,7 +179,8 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         if not self.config.enabled:
             return output
         if search.search_plugin(config) is not None:
-            output = search.page_config(output, search.language_root(self.lang, self.default_lang))
+            output = search.page_config(output, search.language_root(self.lang, self.default_lang),
+                                        getattr(self, "index_version", None))
         url = urljoin(config.site_url, page.url) if config.site_url else None  # unknown: served anywhere
         chapters = {notebook.url: notebook.page_url for notebook in self.pages.notebooks.values()}
         self.sitemap[page.url] = sitemaps.entry(output, page.url, page.meta.get(PAGE_DATE), chapters.get(page.url),
