@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from tcguide.core import freshness, store
+from tcguide.core import discovery, freshness, store
 from tcguide.core import snippet as snippets
 from tcguide.core.errors import GuideError
 
@@ -36,12 +36,12 @@ class Catalog:
         self._captures: dict[str, tuple[store.Capture | None, GuideError | None]] = {}
 
     def files(self) -> list[str]:
-        return sorted(str(p.relative_to(self.root)) for p in snippets.snippet_files(self.root))
+        return sorted(str(p.relative_to(self.root)) for p in discovery.snippet_files(self.root))
 
     def snippet(self, name: str) -> snippets.SnippetFile:
         """A snippet file by its path under snippets/; GuideError if there is none, or if the path
         names a helper module (one page embeds and quotes snippet files only, for check and build alike)."""
-        if snippets.is_helper(name):
+        if discovery.is_helper(name):
             raise GuideError(f"{self.folder}/{name}", None,
                              "is a helper module (a name starting with '_'), not a snippet file: it is never captured",
                              "embed or quote a cell of the snippet file that uses it")
