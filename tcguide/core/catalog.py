@@ -29,7 +29,7 @@ class Embedded:
 
 
 class Catalog:
-    def __init__(self, project_root: str | Path, folder: str = "snippets"):
+    def __init__(self, project_root: str | Path, folder: str = discovery.FOLDER):
         self.folder = folder
         self.root = Path(project_root) / folder
         self._snippets: dict[str, snippets.SnippetFile | GuideError] = {}

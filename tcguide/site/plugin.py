@@ -24,7 +24,8 @@ from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 
 from tcguide.site import api_links, not_found, notebook_chapter, notebook_pages, pagehead, pages, search, sitemaps, social
 from tcguide.i18n import translations as i18n
-from tcguide.core import claims
+from tcguide.core.languages import SOURCE
+from tcguide.core import claims, discovery
 from tcguide.core.catalog import Catalog
 from tcguide.core.labels import label
 
@@ -42,7 +43,7 @@ REQUIRED_EXTENSIONS = {
 class CellsConfig(base.Config):
     enabled = c.Type(bool, default=True)
     """Off: the plugin does nothing (pages keep their directives as written)."""
-    snippets_dir = c.Type(str, default="snippets")
+    snippets_dir = c.Type(str, default=discovery.FOLDER)
     """Folder of the snippet files, relative to mkdocs.yml."""
     search_lang = c.Type(dict, default={})
     """Per language, the lunr languages of its search index (default: the language itself)."""
@@ -83,7 +84,7 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         self.project_root = Path(config.config_file_path).resolve().parent
         self.catalog = Catalog(self.project_root, self.config.snippets_dir)  # fresh on every (re)build
         self.site = i18n.Site(self.project_root, Path(config.docs_dir).name)
-        self.lang, self.default_lang, _ = search.building_language(config, i18n.SOURCE)
+        self.lang, self.default_lang, _ = search.building_language(config, SOURCE)
         engine = search.search_plugin(config)
         if engine is not None:
             glossary = self.config.search_glossary
@@ -119,7 +120,7 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         if notebook_pages.is_notebook_page(page):  # mkdocs-jupyter renders it from the notebook
             page.meta["search"] = {"exclude": True}  # its chapter is the search result; the copy would double the index
             return markdown
-        lang = config.theme.get("language") or i18n.SOURCE  # mkdocs-static-i18n sets it per language built
+        lang = config.theme.get("language") or SOURCE  # mkdocs-static-i18n sets it per language built
         return self.pages.markdown(markdown, pages.Page(self.pages.path_of(page.file.abs_src_path), page.url,
                                                         page.file.src_uri, page.file.content_string, lang))
 
@@ -130,7 +131,7 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         if not self.config.enabled:
             return html
         if notebook_pages.is_notebook_page(page):
-            html, problems = self.chapters.notebook_page(html, page, config.theme.get("language") or i18n.SOURCE)
+            html, problems = self.chapters.notebook_page(html, page, config.theme.get("language") or SOURCE)
             for problem in problems:
                 log.warning(problem)
             return html
@@ -150,7 +151,7 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         if not self.config.enabled or template_name != not_found.TEMPLATE:
             return output_content
         engine = search.search_plugin(config)
-        return not_found.page(output_content, config.theme.get("language") or i18n.SOURCE, self.site, config.site_url,
+        return not_found.page(output_content, config.theme.get("language") or SOURCE, self.site, config.site_url,
                               Path(config.site_dir),
                               search.language_root(self.lang, self.default_lang) if engine is not None else None)
 
@@ -163,8 +164,8 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         chapters = {notebook.url: notebook.page_url for notebook in self.pages.notebooks.values()}
         self.sitemap[page.url] = sitemaps.entry(output, page.url, page.meta.get(PAGE_DATE), chapters.get(page.url),
                                                 config.site_url or None)
-        output = pagehead.alternates(output, page.url, config.site_url or None, i18n.SOURCE)
-        lang = config.theme.get("language") or i18n.SOURCE
+        output = pagehead.alternates(output, page.url, config.site_url or None, SOURCE)
+        lang = config.theme.get("language") or SOURCE
         output = output.replace('title="Permanent link"', f'title="{label(lang, "permalink")}"')
         if notebook_pages.is_notebook_page(page):
             output = notebook_pages.finish(output, label(lang, "copied"), Path(config.site_dir), page.url)
@@ -190,7 +191,7 @@ class CellsPlugin(BasePlugin[CellsConfig]):
 
     @event_priority(-200)  # after the i18n plugin has built every language, and written its index and sitemap
     def _on_post_build_all(self, config):
-        if not self.config.enabled or search.building_language(config, i18n.SOURCE)[2]:
+        if not self.config.enabled or search.building_language(config, SOURCE)[2]:
             return  # a language's build inside the i18n plugin's: the others are still to come
         if self.search_indexes:
             sizes = search.write_indexes(Path(config.site_dir), self.search_indexes, self.default_lang)
