@@ -18,7 +18,7 @@ from tcguide.core.glue import format_value
 from tcguide.core.errors import GuideError
 from tcguide.core.languages import SOURCE
 from tcguide.core.labels import label
-from tcguide.core.store import from_lines
+from tcguide.core.output_format import from_lines
 
 FOLD_LINES = 25  # longer outputs fold
 TAIL_LINES = 12  # but their last lines stay in view
