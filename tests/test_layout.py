@@ -28,7 +28,7 @@ MAY_IMPORT = {
     "top": {"core", "capture", "i18n", "notebooks", "site"},
 }
 STDLIB_ONLY = {"core", "capture"}
-MAX_LINES = 450
+MAX_LINES = 400  # a module of one job stays under it (the runner, snippet files and the store were split by job)
 
 
 def _modules() -> dict[str, Path]:
