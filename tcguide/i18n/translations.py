@@ -32,11 +32,10 @@ from pathlib import Path
 import yaml
 
 from tcguide.core import directive, glue, languages
-from tcguide.core.labels import DEFAULT
+from tcguide.core.languages import DOCS, SOURCE
 from tcguide.i18n import glossary
 from tcguide.core.errors import GuideError
 
-SOURCE = DEFAULT  # the language pages are written in first (core.labels)
 # A page whose prose has a larger share of English words than this is not translated, stamped or not.
 # The guide's finished translations have at most 9 % (Chinese, which keeps kernel, token, step and a
 # few more in English, as its glossary says; Russian and Korean at most 6 %). At 15 % a page dense
@@ -146,7 +145,7 @@ def read_page(path: Path, display: str) -> Page:
 @dataclass(frozen=True)
 class Site:
     root: Path
-    docs: str = "docs"
+    docs: str = DOCS
 
     def languages(self) -> list[str]:
         """Locales configured for mkdocs-static-i18n, English first (``core.languages``)."""

@@ -36,7 +36,7 @@ from tcguide.core.catalog import Catalog
 from tcguide.core.errors import GuideError
 from tcguide.core.labels import label
 from tcguide.core.environment import Environment
-from tcguide.core.snippet import helper_target
+from tcguide.core.discovery import helper_target
 from tcguide.notebooks import needs
 
 NBFORMAT, NBFORMAT_MINOR = 4, 5

@@ -13,6 +13,7 @@ import functools
 import hashlib
 import re
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 SVG, XLINK = "http://www.w3.org/2000/svg", "http://www.w3.org/1999/xlink"
 DRAWING = {"svg", "g", "defs", "use", "symbol", "path", "rect", "circle", "ellipse", "line", "polyline", "polygon",
@@ -67,3 +68,14 @@ def safe_svg(text: str) -> str:
         del root.attrib[attribute]
     _clean(root)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def write(site_dir: Path, found: dict[str, str | bytes]) -> None:
+    """The figures the pages of a build show, as files of the site (a site path -> the SVG text or PNG bytes)."""
+    for name, content in found.items():
+        target = site_dir / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            target.write_bytes(content)
+        else:
+            target.write_text(content, encoding="utf-8")

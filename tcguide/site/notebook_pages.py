@@ -30,6 +30,7 @@ from mkdocs.utils import get_relative_url
 
 from tcguide.notebooks import build as notebooks
 from tcguide.core import settings
+from tcguide.core.languages import SOURCE
 from tcguide.core.catalog import Catalog
 from tcguide.core.labels import label
 from tcguide.site import figures, notebook_weight
@@ -89,7 +90,7 @@ def no_dates_of_their_own(config) -> None:
 
 def add(files: Files, config, catalog: Catalog, scratch: Path, project_root: Path) -> dict[str, Notebook]:
     """Make the notebook of every chapter among the pages of this build; returns them by chapter src_uri."""
-    lang = config.theme.get("language") or "en"
+    lang = config.theme.get("language") or SOURCE
     jupyter = "mkdocs-jupyter" in config.plugins
     if jupyter:
         keep_cache_per_language(config.plugins["mkdocs-jupyter"], project_root, lang)

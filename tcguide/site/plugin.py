@@ -2,8 +2,10 @@
 a page's Markdown to ``pages`` (cells and their outputs, glued figures, claims, a translation's
 headings and notices, notebook links), the 404 pages to ``not_found``, chapters as notebooks to
 ``notebook_pages``, what a notebook page takes from its chapter page to ``notebook_chapter``, each
-language's search index to ``search``, head links to ``pagehead``, the sharing tags to ``social``,
-API names' links to ``api_links`` and the sitemaps to ``sitemaps``.
+language's search index to ``search``, head links and permalinks' titles to ``pagehead``, the sharing
+tags to ``social``, API names' links to ``api_links``, the figures' files to ``figures`` and the
+sitemaps to ``sitemaps``. ``enabled: false`` turns every hook off; a Markdown extension the pages
+need that mkdocs.yml lacks is a ``PluginError`` naming it.
 
 A directive or figure that names a missing file, cell or value, or whose output is missing, stale,
 corrupt or holds an undeclared exception, is logged as a warning naming the page,
@@ -22,10 +24,11 @@ from mkdocs.config import base, config_options as c
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 
-from tcguide.site import (api_links, not_found, notebook_chapter, notebook_pages, pagehead, pages, search, sitemaps,
-                          social, theme_files)
+from tcguide.site import (api_links, figures, not_found, notebook_chapter, notebook_pages, pagehead, pages, search,
+                          sitemaps, social, theme_files)
 from tcguide.i18n import translations as i18n
-from tcguide.core import claims, languages
+from tcguide.core.languages import SOURCE
+from tcguide.core import claims, discovery, languages
 from tcguide.core.catalog import Catalog
 from tcguide.core.labels import label
 
@@ -43,7 +46,7 @@ REQUIRED_EXTENSIONS = {
 class CellsConfig(base.Config):
     enabled = c.Type(bool, default=True)
     """Off: the plugin does nothing (pages keep their directives as written)."""
-    snippets_dir = c.Type(str, default="snippets")
+    snippets_dir = c.Type(str, default=discovery.FOLDER)
     """Folder of the snippet files, relative to mkdocs.yml."""
     search_lang = c.Type(dict, default={})
     """Per language, the lunr languages of its search index (default: the language itself)."""
@@ -63,6 +66,11 @@ class CellsConfig(base.Config):
 PAGE_DATE = "git_revision_date_localized_raw_iso_date"
 
 
+def language(config) -> str:
+    """The language being built: mkdocs-static-i18n sets the theme's per language it builds."""
+    return config.theme.get("language") or SOURCE
+
+
 class CellsPlugin(BasePlugin[CellsConfig]):
     def __init__(self):
         super().__init__()
@@ -71,7 +79,9 @@ class CellsPlugin(BasePlugin[CellsConfig]):
 
     # The hooks in the order MkDocs calls them: on_config, on_files, then per page
     # on_page_markdown and on_page_content, on_env, the theme's templates (on_post_template), per page
-    # on_post_page, on_post_build; on_serve before serving, on_shutdown at the end.
+    # on_post_page, on_post_build; on_serve after the first build, before serving; on_shutdown at
+    # the end. A hook without an explicit priority runs at MkDocs' default (0), in the order of
+    # mkdocs.yml's plugins list.
 
     @event_priority(60)  # before the search plugin's on_config (0) reads its settings
     def on_config(self, config):
@@ -82,7 +92,7 @@ class CellsPlugin(BasePlugin[CellsConfig]):
             raise PluginError("tcguide: mkdocs.yml lacks Markdown extensions the plugin needs: " + "; ".join(missing)
                               + " — add them under markdown_extensions")
         self.project_root = Path(config.config_file_path).resolve().parent
-        self.lang, self.default_lang, between_languages = search.building_language(config, i18n.SOURCE)
+        self.lang, self.default_lang, between_languages = search.building_language(config, SOURCE)
         if not between_languages or not hasattr(self, "catalog"):
             # Fresh on every (re)build, and shared by the i18n plugin's builds of its languages: each
             # snippet file, captured output and page is read, parsed and checked once per build, not once
@@ -133,9 +143,8 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         if notebook_pages.is_notebook_page(page):  # mkdocs-jupyter renders it from the notebook
             page.meta["search"] = {"exclude": True}  # its chapter is the search result; the copy would double the index
             return markdown
-        lang = config.theme.get("language") or i18n.SOURCE  # mkdocs-static-i18n sets it per language built
         return self.pages.markdown(markdown, pages.Page(self.pages.path_of(page.file.abs_src_path), page.url,
-                                                        page.file.src_uri, page.file.content_string, lang))
+                                                        page.file.src_uri, page.file.content_string, language(config)))
 
     def on_page_content(self, html, page, config, files):
         """A notebook page takes its headings' ids, contents, dates and title from its chapter page
@@ -144,19 +153,17 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         if not self.config.enabled:
             return html
         if notebook_pages.is_notebook_page(page):
-            html, problems = self.chapters.notebook_page(html, page, config.theme.get("language") or i18n.SOURCE)
+            html, problems = self.chapters.notebook_page(html, page, language(config))
             for problem in problems:
                 log.warning(problem)
             return html
         self.chapters.remember(page)
         if self.api_names is None:
             return html
-        html, unknown = api_links.link(html, self.api_names)
-        path = self.pages.path_of(page.file.abs_src_path)
-        for code in dict.fromkeys(unknown):
-            line = api_links.line_of(page.file.content_string, code) or 1
-            log.warning(f"{path}:{line}: `{code}` reads as a torch API name that {self.config.api_names} does not "
-                        f"list — add it there, with its page of PyTorch's reference or as unlinked")
+        html, problems = api_links.link_page(html, self.api_names, page.file.content_string,
+                                             self.pages.path_of(page.file.abs_src_path), self.config.api_names)
+        for problem in problems:
+            log.warning(problem)
         return html
 
     def on_env(self, env, config, files):
@@ -171,7 +178,7 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         if not self.config.enabled or template_name != not_found.TEMPLATE:
             return output_content
         engine = search.search_plugin(config)
-        return not_found.page(output_content, config.theme.get("language") or i18n.SOURCE, self.site, config.site_url,
+        return not_found.page(output_content, language(config), self.site, config.site_url,
                               Path(config.site_dir),
                               search.language_root(self.lang, self.default_lang) if engine is not None else None)
 
@@ -185,9 +192,9 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         chapters = {notebook.url: notebook.page_url for notebook in self.pages.notebooks.values()}
         self.sitemap[page.url] = sitemaps.entry(output, page.url, page.meta.get(PAGE_DATE), chapters.get(page.url),
                                                 config.site_url or None)
-        output = pagehead.alternates(output, page.url, config.site_url or None, i18n.SOURCE)
-        lang = config.theme.get("language") or i18n.SOURCE
-        output = output.replace('title="Permanent link"', f'title="{label(lang, "permalink")}"')
+        output = pagehead.alternates(output, page.url, config.site_url or None, SOURCE)
+        lang = language(config)
+        output = pagehead.permalink_titles(output, label(lang, "permalink"))
         if notebook_pages.is_notebook_page(page):
             output = notebook_pages.finish(output, label(lang, "copied"), Path(config.site_dir), page.url)
         output = pagehead.title_once(output, config.site_name)
@@ -204,17 +211,11 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         engine = search.search_plugin(config)
         if engine is not None:
             self.search_indexes[self.lang] = search.snapshot(engine)
-        for name, content in self.pages.figures.items():
-            target = Path(config.site_dir) / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            if isinstance(content, bytes):
-                target.write_bytes(content)
-            else:
-                target.write_text(content, encoding="utf-8")
+        figures.write(Path(config.site_dir), self.pages.figures)
 
     @event_priority(-200)  # after the i18n plugin has built every language, and written its index and sitemap
     def _on_post_build_all(self, config):
-        if not self.config.enabled or search.building_language(config, i18n.SOURCE)[2]:
+        if not self.config.enabled or search.building_language(config, SOURCE)[2]:
             return  # a language's build inside the i18n plugin's: the others are still to come
         if self.search_indexes:
             sizes = search.write_indexes(Path(config.site_dir), self.search_indexes, self.default_lang)

@@ -16,9 +16,9 @@ from tcguide.core import timings
 from tcguide.core.catalog import Embedded
 from tcguide.core.glue import format_value
 from tcguide.core.errors import GuideError
-from tcguide.core.labels import DEFAULT as SOURCE_LANGUAGE
+from tcguide.core.languages import SOURCE
 from tcguide.core.labels import label
-from tcguide.core.store import from_lines
+from tcguide.core.output_format import from_lines
 from tcguide.site import tables
 
 FOLD_LINES = 25  # longer outputs fold
@@ -263,7 +263,7 @@ def status_table(rows, languages: list[str], lang: str, titles: dict[str, str] |
             detail = "".join(f"<li>{html.escape(c)}</li>" for c in changes)
             text = html.escape(label(lang, word)) if row.state == "missing" else link(url(l, page), label(lang, word), l)
             tds.append(f'<td class="{css}">{text}{"<ul>" + detail + "</ul>" if detail else ""}</td>')
-        title = link(url(SOURCE_LANGUAGE, page), titles.get(page, page), SOURCE_LANGUAGE, SOURCE_LANGUAGE)
+        title = link(url(SOURCE, page), titles.get(page, page), SOURCE, SOURCE)
         body.append(f"<tr><td>{title}</td>{''.join(tds)}</tr>")
     return (f'<table class="tcg-status"><thead><tr><th>{html.escape(label(lang, "status_page"))}</th>{head}</tr>'
             f'</thead><tbody>{"".join(body)}</tbody></table>\n')
