@@ -121,3 +121,32 @@ def pytest_terminal_summary(terminalreporter):
         changes = "; ".join(row.changes)
         terminalreporter.write_line(f"docs/{row.lang}/{row.page}: {row.state}" + (f" ({changes})" if changes else ""))
     terminalreporter.write_line("update them and run: make i18n-stamp PAGE=docs/<lang>/<page>.md")
+
+
+# ---- a browser on the served guide (the browser tier's tests) ----------------------------------------
+
+CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def chromium_path() -> str:
+    for name in (os.environ.get("CHROMIUM"), "chromium", "chromium-browser", "google-chrome"):
+        if name and shutil.which(name):
+            return shutil.which(name)
+    pytest.fail("no Chromium found: `make test` installs it; or set CHROMIUM to a Chromium binary")
+
+
+@pytest.fixture(scope="module")
+def base_url(guide_site, guide_port):
+    """The guide, served by the test run at the address it was built for."""
+    return f"http://127.0.0.1:{guide_port}"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)
+        yield browser
+        browser.close()

@@ -4,45 +4,17 @@ Every wait here is for a condition of the page (an element, a state the theme re
 writes), never for the network to fall quiet or for a fixed time.
 """
 
-import os
 import re
-import shutil
 
 from urllib.parse import urljoin
 
 import pytest
-from playwright.sync_api import sync_playwright
 
 from tcguide.notebooks import build as notebooks
 from tcguide.core.labels import label
 from tests.helpers import LANGUAGES, ROOT, TRANSLATIONS, stored_provenance, toggle_names
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]  # the guide, built once per run (conftest)
-
-CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-
-def chromium_path() -> str:
-    for name in (os.environ.get("CHROMIUM"), "chromium", "chromium-browser", "google-chrome"):
-        if name and shutil.which(name):
-            return shutil.which(name)
-    pytest.fail("no Chromium found: `make test` installs it; or set CHROMIUM to a Chromium binary")
-
-
-@pytest.fixture(scope="module")
-def base_url(guide_site, guide_port):
-    """The guide, served by the test run (tests/conftest.py) at the address it was built for."""
-    return f"http://127.0.0.1:{guide_port}"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)
-        yield browser
-        browser.close()
-
 
 @pytest.fixture
 def page(browser):

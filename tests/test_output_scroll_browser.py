@@ -11,12 +11,10 @@ design, hidden overflow, is not scrolling).
 import re
 
 import pytest
-from playwright.sync_api import sync_playwright
 
 from tcguide.core import store
 from tcguide.site import tables
 from tests.helpers import LANGUAGES, ROOT
-from tests.test_browser import CHROMIUM_FLAGS, chromium_path
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]  # the guide, built once per run (conftest)
 
@@ -39,19 +37,6 @@ def heaviest_chapters(site) -> list[str]:
     for page in site.glob("*/index.html"):
         counts[page.parent.name] = page.read_text(encoding="utf-8").count('<div class="tcg-output')
     return sorted(counts, key=lambda name: (-counts[name], name))[:HEAVIEST]
-
-
-@pytest.fixture(scope="module")
-def base_url(guide_site, guide_port):
-    return f"http://127.0.0.1:{guide_port}"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)
-        yield browser
-        browser.close()
 
 
 def scrolling_outputs(browser, base_url, paths, width) -> tuple[int, list[str]]:

@@ -7,21 +7,14 @@ its own (tests/conftest.py): never the address `make serve` uses. Every wait is 
 page, never for the network to fall quiet or for a fixed time.
 """
 
-import json
-import os
-import shutil
-
 import pytest
-from playwright.sync_api import sync_playwright
 
 from tcguide.core import store
-from tests.helpers import ROOT
+from tests.helpers import LANGUAGES, ROOT
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]  # the guide, built once per run (conftest)
 
-LANGUAGES = {"en": "", "ru": "ru/", "zh": "zh/", "ko": "ko/"}
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"]
+PREFIX = {lang: "" if lang == LANGUAGES[0] else f"{lang}/" for lang in LANGUAGES}  # the default language at the root
 
 # A page's contrast ratio (WCAG 2) between an element's text and what is behind it: the element's
 # background over each of its ancestors' down to the white canvas, alpha composited.
@@ -50,26 +43,6 @@ CONTRAST = """el => {
 }"""
 
 
-def chromium_path() -> str:
-    for name in (os.environ.get("CHROMIUM"), "chromium", "chromium-browser", "google-chrome"):
-        if name and shutil.which(name):
-            return shutil.which(name)
-    pytest.fail("no Chromium found: `make test` installs it; or set CHROMIUM to a Chromium binary")
-
-
-@pytest.fixture(scope="module")
-def base_url(guide_site, guide_port):
-    return f"http://127.0.0.1:{guide_port}"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium_path(), args=FLAGS)
-        yield browser
-        browser.close()
-
-
 def alternates_fetched(count: int) -> str:
     """A condition: the theme has fetched the sitemap beside each of the page's ``count`` distinct language
     alternates, and its own language's (whatever their answer)."""
@@ -77,13 +50,13 @@ def alternates_fetched(count: int) -> str:
             f" && e.responseEnd > 0).map(e => e.name)).size >= {count}")
 
 
-@pytest.mark.parametrize("lang", list(LANGUAGES))
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_default_build_served_at_another_port_asks_nothing_it_does_not_have(browser, base_url, guide_site, lang):
     """Built without an address and served here, every kind of page of a language (its home, chapters, a
     notebook page, the translators' table, a missing page) loads with no console error, no failed or
     refused request and no request to another address, once the theme has fetched what its language
     selector reads; its head names no address either."""
-    prefix = LANGUAGES[lang]
+    prefix = PREFIX[lang]
     page = browser.new_page()
     errors, elsewhere = [], []
     missing = "/no-such-page/"  # the one request that must fail: its console says so, and nothing else may
