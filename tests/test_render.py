@@ -32,6 +32,22 @@ def test_captured_text_is_escaped():
     assert "&lt;script&gt;alert(1)&lt;/script&gt;&#10;if x &lt; 0:" in html
 
 
+def test_a_printed_table_is_escaped_in_its_cells_and_in_what_it_copies():
+    """A table a snippet printed becomes HTML markup of the site's: its text must stay text."""
+    import html as html_module
+    import re
+
+    from tabulate import tabulate
+
+    printed = tabulate([["<script>alert(1)</script>", 1.5], ['"><img src=x onerror=alert(1)>', 2.5]],
+                       headers=["name", "ms"]) + "\n"
+    html = render.cell(embedded("show", [stream(printed)]), "en")
+    assert '<table class="tcg-printed">' in html  # rendered as a table, not as text
+    assert "<script>" not in html and "<img" not in html
+    (copy,) = re.findall(r'data-copy="([^"]*)"', html)
+    assert html_module.unescape(copy) == printed  # copied exactly as printed
+
+
 def test_provenance_line():
     html = render.cell(embedded("show", [stream("hi\n")]), "en")
     assert ">NVIDIA H100 80GB HBM3 · torch 2.11.0 · CUDA 13.0 · 2026-11-22 10:15 UTC · 3.2 s</div>" in html
