@@ -27,6 +27,16 @@ def measure(variants, rounds=15, calls=10):
 MODES = ("default", "reduce-overhead", "max-autotune")
 
 
+def cache_lookups():
+    """Inductor's FX graph cache lookups so far: hits, misses, bypasses.
+
+    Read afresh each time: compiling replaces the counter object, so one held across a
+    compilation stops counting.
+    """
+    inductor = torch._dynamo.utils.counters["inductor"]
+    return [inductor[f"fxgraph_cache_{kind}"] for kind in ("hit", "miss", "bypass")]
+
+
 def compare(name, build_step, dtype, modes=MODES):
     """Eager and each compile mode; build_step(wrap) returns a step with the model wrapped.
 
@@ -35,12 +45,11 @@ def compare(name, build_step, dtype, modes=MODES):
     """
     steps = {"eager": build_step(lambda model: model)}
     rows = {"eager": dict(model=name, dtype=dtype, mode="eager", compile_s=None)}
-    cache = torch._dynamo.utils.counters["inductor"]  # Inductor's FX graph cache: lookups during a first call
     for mode in modes:
         steps[mode] = build_step(lambda model: torch.compile(model, mode=mode))
-        before = [cache[f"fxgraph_cache_{kind}"] for kind in ("hit", "miss", "bypass")]
+        before = cache_lookups()
         compile_s = timing.first_call(steps[mode])
-        lookups = [cache[f"fxgraph_cache_{kind}"] - n for kind, n in zip(("hit", "miss", "bypass"), before)]
+        lookups = [n - m for n, m in zip(cache_lookups(), before)]
         rows[mode] = dict(model=name, dtype=dtype, mode=mode, compile_s=compile_s, cache="/".join(map(str, lookups)))
     measured = measure(steps)
     eager_ms = measured["back_to_back"]["eager"]["ms"]
