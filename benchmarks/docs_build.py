@@ -1,6 +1,6 @@
 """Benchmark: the guide's build against a plain Material build of the same pages, side by side.
 
-    .venv/bin/python benchmarks/docs_build.py --repeats 3
+    .venv/bin/python benchmarks/docs_build.py --repeats 3 [--before REF]
 
 Three builds, interleaved in rounds (plain, guide cold, guide warm, plain, ...), each into a
 folder of its own:
@@ -10,14 +10,21 @@ folder of its own:
 - guide, cold: `mkdocs build --strict` with the notebook cache emptied first;
 - guide, warm: the same build again, with the cache the cold build left.
 
-For each: median, min and max wall time, and how many notebooks the build converted (the
-"Converting notebook" lines of its log). Prints Markdown for benchmarks/BENCHMARKS.md.
+With ``--before REF``, the guide at another commit (a local clone of this checkout at REF, with
+its history, so its pages are dated as these) is built cold and warm in the same rounds: before
+and after a change, side by side.
+
+For each: median, min and max wall time, the median CPU time (user and system, of the build's
+process: on a machine shared with other work it moves less than the wall time), and how many
+notebooks the build converted (the "Converting notebook" lines of its log). Prints Markdown for
+benchmarks/BENCHMARKS.md.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -54,39 +61,58 @@ def plain_config(folder: Path) -> Path:
     return path
 
 
-def build(args: list[str], out: Path) -> tuple[float, int]:
+def build(args: list[str], out: Path, root: Path = ROOT) -> tuple[float, float, int]:
+    """(wall seconds, CPU seconds, notebooks converted) of one build."""
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    env.pop("SITE_URL", None)
+    cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-d", str(out), *args], cwd=ROOT,
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-d", str(out), *args], cwd=root,
                           capture_output=True, text=True, env=env)
     took = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode:
-        sys.exit(f"mkdocs build {' '.join(args)} failed:\n{done.stderr[-3000:]}")
-    return took, done.stderr.count("Converting notebook")
+        sys.exit(f"mkdocs build {' '.join(args)} in {root} failed:\n{done.stderr[-3000:]}")
+    return took, after.ru_utime + after.ru_stime - cpu.ru_utime - cpu.ru_stime, done.stderr.count("Converting notebook")
+
+
+def clone_at(ref: str, folder: Path) -> Path:
+    """This checkout at ref, with its history, in folder (git's local clone: its objects hard-linked)."""
+    target = folder / "before"
+    subprocess.run(["git", "clone", "-q", "--no-checkout", str(ROOT), str(target)], check=True)
+    subprocess.run(["git", "-C", str(target), "checkout", "-q", "--detach", ref], check=True)
+    return target
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--before", metavar="REF", help="also build the guide at this commit, in the same rounds")
     args = parser.parse_args()
-    runs: dict[str, list[tuple[float, int]]] = {"plain": [], "guide, cold": [], "guide, warm": []}
+    runs: dict[str, list[tuple[float, float, int]]] = {"plain": []}
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         config = plain_config(folder)
+        sides = [("guide", ROOT)]
+        if args.before:
+            sides.insert(0, (f"guide at {args.before}", clone_at(args.before, folder)))
         for r in range(args.repeats):
             runs["plain"].append(build(["-f", str(config)], folder / f"plain-{r}"))
-            shutil.rmtree(CACHE, ignore_errors=True)
-            runs["guide, cold"].append(build(["--strict"], folder / f"cold-{r}"))
-            runs["guide, warm"].append(build(["--strict"], folder / f"warm-{r}"))
-    plain = statistics.median(t for t, _ in runs["plain"])
-    print(f"{args.repeats} rounds, interleaved (plain, cold, warm)\n")
-    print("| build | median | min–max | × plain | notebooks converted |")
-    print("|---|---|---|---|---|")
+            for name, root in sides:
+                shutil.rmtree(root / CACHE.relative_to(ROOT), ignore_errors=True)
+                runs.setdefault(f"{name}, cold", []).append(build(["--strict"], folder / f"{name}-cold-{r}", root))
+                runs.setdefault(f"{name}, warm", []).append(build(["--strict"], folder / f"{name}-warm-{r}", root))
+    plain = statistics.median(t for t, _, _ in runs["plain"])
+    plain_cpu = statistics.median(c for _, c, _ in runs["plain"])
+    print(f"{args.repeats} rounds, interleaved ({', '.join(runs)})\n")
+    print("| build | wall, median | min–max | × plain | CPU, median | × plain | notebooks converted |")
+    print("|---|---|---|---|---|---|---|")
     for name, found in runs.items():
-        times = [t for t, _ in found]
-        converted = sorted({n for _, n in found})
+        times, cpus = [t for t, _, _ in found], [c for _, c, _ in found]
+        converted = sorted({n for _, _, n in found})
         print(f"| {name} | {statistics.median(times):.1f} s | {min(times):.1f}–{max(times):.1f} s | "
-              f"{statistics.median(times) / plain:.2f} | {', '.join(map(str, converted))} |")
+              f"{statistics.median(times) / plain:.2f} | {statistics.median(cpus):.1f} s | "
+              f"{statistics.median(cpus) / plain_cpu:.2f} | {', '.join(map(str, converted))} |")
 
 
 if __name__ == "__main__":

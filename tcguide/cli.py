@@ -11,16 +11,18 @@ import os
 import sys
 from pathlib import Path
 
+from tcguide.core import discovery
 from tcguide.core.errors import GuideError
+from tcguide.core.languages import CONFIG, DOCS, SOURCE
 
 
 def project_root(start: Path) -> Path:
     """The checkout the command works on: the nearest folder up from start with a snippets/ folder
     beside mkdocs.yml (or, failing that, with a snippets/ folder), so it can run from any subfolder."""
     folders = [start, *start.parents]
-    for marker in ("mkdocs.yml", None):
+    for marker in (CONFIG, None):
         for folder in folders:
-            if (folder / "snippets").is_dir() and (marker is None or (folder / marker).is_file()):
+            if (folder / discovery.FOLDER).is_dir() and (marker is None or (folder / marker).is_file()):
                 return folder
     return start
 
@@ -29,7 +31,7 @@ def _capture(args) -> int:
     from tcguide.capture.driver import capture
 
     root = project_root(Path.cwd().resolve())
-    return capture(args.paths or [str(root / "snippets")], root, force=args.force, jobs=args.jobs,
+    return capture(args.paths or [str(root / discovery.FOLDER)], root, force=args.force, jobs=args.jobs,
                    shard_spec=args.shard, timeout_scale=args.timeout_scale,
                    machine=args.machine or os.environ.get("TCGUIDE_MACHINE"), dry_run=args.dry_run)
 
@@ -98,16 +100,14 @@ def _i18n_status(args) -> int:
 
 def _translated_page(site, raw: str) -> tuple[str, str]:
     """(language, page) of a translated page named as docs/<lang>/<page>.md; GuideError otherwise."""
-    from tcguide.i18n import translations as i18n
-
     located = site.locate(raw)
-    if located is None or located[0] == i18n.SOURCE:
+    if located is None or located[0] == SOURCE:
         raise GuideError(raw, None, "is not a translated page", f"name a page as {site.docs}/<lang>/<page>.md")
     if not site.path(*located).exists():
         raise GuideError(raw, None, "does not exist", "name a translated page that does (make i18n-status lists them)")
-    if not site.path(i18n.SOURCE, located[1]).exists():
+    if not site.path(SOURCE, located[1]).exists():
         raise GuideError(raw, None, "has no English source page",
-                         f"write {site.display(i18n.SOURCE, located[1])} first, or name a page that has one")
+                         f"write {site.display(SOURCE, located[1])} first, or name a page that has one")
     return located
 
 
@@ -126,7 +126,7 @@ def _i18n_stamp(args) -> int:
             return 1
         before, stamped = i18n.status(site, lang, page), bool(i18n.record_of(site.read(lang, page)))
         i18n.stamp(site, lang, page)
-        print(f"{raw}: now follows {site.display(i18n.SOURCE, page)} as it is")
+        print(f"{raw}: now follows {site.display(SOURCE, page)} as it is")
         if before.state == "outdated" and stamped:
             print(f"  recorded as translated: {'; '.join(before.changes)}")
         if before.state == "untranslated":
@@ -170,6 +170,20 @@ def _new_language(args) -> int:
     return 0
 
 
+def _built_site(args) -> int:
+    """``make docs`` around its build: record the inputs (begin), then what the passed build wrote (end)."""
+    from tcguide.site import built
+
+    root = project_root(Path.cwd().resolve())
+    site_dir = root / args.site
+    if args.step == "begin":
+        built.begin(root, site_dir, dict(os.environ))
+        return 0
+    if not built.end(root, site_dir, dict(os.environ)):
+        print(f"{args.site}/ not recorded as built from this tree: it changed during the build", file=sys.stderr)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python3 -m tcguide", description="Tooling of the torch.compile guide.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -188,8 +202,8 @@ def main(argv: list[str] | None = None) -> int:
     mrg.add_argument("folder", help="one sub-folder per runner, each holding snippets/**/*.out.json")
     mrg.set_defaults(func=_merge_outputs)
     chk = sub.add_parser("check", help="check that every snippet has a fresh output and every directive resolves")
-    chk.add_argument("--docs", default="docs")
-    chk.add_argument("--snippets", default="snippets")
+    chk.add_argument("--docs", default=DOCS)
+    chk.add_argument("--snippets", default=discovery.FOLDER)
     chk.set_defaults(func=_check)
     rep = sub.add_parser("report", help="compare the captured outputs with those at a git commit, as Markdown")
     rep.add_argument("--against", required=True, metavar="REF",
@@ -197,6 +211,11 @@ def main(argv: list[str] | None = None) -> int:
     rep.add_argument("--max-chars", type=int, metavar="N",
                      help="cut the report at a line to at most N characters (a pull request's body takes 65536)")
     rep.set_defaults(func=_report)
+    blt = sub.add_parser("built-site", help="record what a build of the site was made from (make docs runs it), "
+                                             "so that the tests can read that build instead of building again")
+    blt.add_argument("step", choices=["begin", "end"], help="begin: before the build; end: after it passed")
+    blt.add_argument("--site", default="site", help="the build's folder (default: site)")
+    blt.set_defaults(func=_built_site)
     nbs = sub.add_parser("notebooks", help="write every chapter as a notebook (and run them with --execute)")
     nbs.add_argument("pages", nargs="*", help="chapters: getting-started (every language) or docs/ru/getting-started.md "
                                                "(default: every chapter)")

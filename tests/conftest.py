@@ -9,7 +9,8 @@ With pytest-xdist (`make test`: -n auto) every worker is a session of its own, s
 fixture would build the guide once per worker. Instead, the process that runs the whole test run
 (xdist's controller, or pytest alone) makes a folder for the guide and serves it from a port it holds
 until the run ends; its workers find both in the environment, and the first that needs the guide
-builds it there, under a lock, for the others to read.
+builds it there (or copies the site/ that `make docs` built from this very tree), under a lock, for
+the others to read.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from pathlib import Path
 
 import pytest
 
+from tcguide.site import built
 from tests.helpers import ROOT, Project, SiteServer, StaticSiteHandler
 
 os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")  # MkDocs' banner about its successor is not a build problem
@@ -75,13 +77,22 @@ def guide_port() -> int:
 def guide_site(guide_port) -> Path:
     """The guide itself, built as `make docs` builds it (--strict, no SITE_URL: the published address
     is the deploy workflow's) once per test run, whichever worker asks first; returns the site folder.
-    A worker that asks while another builds waits for that build and shares its result."""
+    A worker that asks while another builds waits for that build and shares its result.
+
+    Where `make docs` has built site/ from the tree as it is now (the same files, commit, package
+    versions and environment, and site/ untouched since: tcguide/site/built.py checks the digests it
+    recorded), that strict build is copied instead of building the guide a second time (CI runs
+    make docs, then make test). Otherwise, as on a fresh clone, the tests build it."""
     folder = Path(os.environ[GUIDE_FOLDER])
     out, result_file = folder / "site", folder / "build-result"
     with open(folder / "build.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
         if not result_file.exists():
             env = {name: value for name, value in os.environ.items() if name != "SITE_URL"}
+            if built.reusable(ROOT, ROOT / "site", env):  # `make docs` built it from this very tree
+                shutil.copytree(ROOT / "site", out)
+                result_file.write_text("0\n", encoding="utf-8")
+        if not result_file.exists():
             result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
                                     capture_output=True, text=True, cwd=ROOT, timeout=900, env=env)
             result_file.write_text(f"{result.returncode}\n{result.stderr}", encoding="utf-8")

@@ -8,6 +8,8 @@ import os
 import re
 import shutil
 
+from urllib.parse import urljoin
+
 import pytest
 from playwright.sync_api import sync_playwright
 
@@ -83,6 +85,11 @@ def search(page, base_url, lang: str, term: str) -> list[str]:
     once the theme has drawn them all."""
     prefix = "" if lang == "en" else f"/{lang}"
     page.goto(f"{base_url}{prefix}/")
+    return search_here(page, term)
+
+
+def search_here(page, term: str) -> list[str]:
+    """Type a term into the search box of the page open; return the result links, once the theme has drawn them all."""
     box = page.locator("input.md-search__input")
     box.click()
     box.fill(term)
@@ -134,6 +141,28 @@ def test_search_answers_with_the_pages_of_the_readers_language_only(page, base_u
     prefix = "" if lang == "en" else f"{lang}/"
     assert indexes == [f"{base_url}/{prefix}search/search_index.json"]
     assert (guide_site / prefix / "search" / "search_index.json").stat().st_size < 1_000_000
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_search_index_is_fetched_once_per_session(page, base_url, lang):
+    """Three pages, each reached by clicking a result of a search on the one before, and each searched:
+    the theme asks for the language's index on every page, the network sees one request for it (the
+    others are answered from the copy search-cache.js kept in the session), and every search answers."""
+    fetched = []
+    page.on("request", lambda r: fetched.append(r.url) if "search_index" in r.url else None)
+    prefix = "" if lang == "en" else f"{lang}/"
+    page.goto(f"{base_url}/{prefix}")
+    visited = [result_pages([page.url])[0]]
+    for term in ("Inductor", "Dynamo", "Inductor"):
+        links = [link for link in search_here(page, term) if result_pages([link])[0] not in visited]
+        assert links, (page.url, term)
+        with page.expect_navigation():  # a click on the result, as a reader's
+            page.eval_on_selector_all(".md-search-result__item a", "(els, href) => els.find(e => e.href === href).click()",
+                                      links[0])
+        visited.append(result_pages([page.url])[0])
+    assert len(set(visited)) == 4, visited
+    search_here(page, "Dynamo")  # the last page searched too: its index came from the session's copy
+    assert fetched == [f"{base_url}/{prefix}search/search_index.json"], fetched
 
 
 @pytest.mark.parametrize("lang, inflected, word, chapter", [
@@ -427,7 +456,7 @@ def test_the_notebook_pages_link_to_its_chapter_leads_there(page, base_url, lang
     page.goto(f"{base_url}/{lang}/dynamic-shapes/notebook/")
     link = page.locator('[id="cell-id=about"] a').first
     chapter = f"{base_url}/{lang}/dynamic-shapes/"
-    assert link.get_attribute("href") == chapter
+    assert urljoin(page.url, link.get_attribute("href")) == chapter  # relative: the site is served anywhere
     with page.expect_response(chapter) as response:
         link.click()
     assert response.value.status == 200

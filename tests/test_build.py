@@ -402,8 +402,9 @@ WEIGHT_BUDGETS = {"speedups": 600_000, "troubleshooting": 400_000, "dynamic-shap
                   "under-the-hood": 275_000, "saving-and-deploying": 275_000, "dynamo-and-graphs": 250_000,
                   "options": 225_000, "tracing-compared": 200_000, "distributed": 125_000,
                   "getting-started": 125_000, "index": 75_000, "contributing": 75_000,  # ru 55,054 with the Translating section
-                  "translation-status": 50_000, "training-step": 350_000, "profiling": 350_000,
-                  "compile-time": 325_000, "llm-inference": 325_000, "custom-ops": 200_000}
+                  "translation-status": 50_000, "training-step": 390_000, "profiling": 390_000,
+                  "compile-time": 350_000, "llm-inference": 390_000, "custom-ops": 200_000,
+                  "mixed-precision": 150_000}
 
 
 def page_weight(html_path: Path) -> tuple[int, int]:
@@ -453,16 +454,17 @@ def test_glued_figures_are_written_the_languages_way_and_name_their_cell(guide_s
 @pytest.mark.build  # reads the guide's build (guide_site)
 def test_notebook_pages_share_their_styles_scripts_and_charts_as_files(guide_site):
     """mkdocs-jupyter inlines ~590 KB of CSS and every chart into each notebook page; the site
-    serves them once, as files named by their content, so a notebook page stays light."""
+    serves them once, as files named by their content (a chart under the name its chapter page
+    links), so a notebook page stays light."""
     pages = sorted(guide_site.glob("**/notebook/index.html"))
     assert len(pages) == len(LANGUAGES) * (len(CHAPTERS) - 2)  # every page that embeds cells: all but contributing and status
-    shared = {p.name for p in (guide_site / "assets" / "notebook").iterdir()}
+    shared = {p.name for folder in ("notebook", "figures") for p in (guide_site / "assets" / folder).iterdir()}
     for page in pages:
         text = page.read_text(encoding="utf-8")
         inline = [m for m in re.findall(r"<style[^>]*>(.*?)</style>", text, re.S) if len(m.encode()) >= 1024]
         assert not inline, f"{page}: {len(inline)} big inline styles"
         assert 'src="data:image' not in text, page
-        linked = set(re.findall(r'assets/notebook/([0-9a-f]{16}\.(?:css|js|svg|png))', text))
+        linked = set(re.findall(r'assets/(?:notebook|figures)/([0-9a-f]{16}\.(?:css|js|svg|png))', text))  # charts: the chapter's files
         assert linked and linked <= shared, (page, linked - shared)
         assert page.stat().st_size < 600_000, (page, page.stat().st_size)
 

@@ -41,6 +41,19 @@ def test_capture_stores_glued_values_with_the_cell(measured):
     assert "glue" not in json.loads(measured.output("m.py").read_text())["cells"][0]  # setup glues nothing
 
 
+def test_glued_text_names_no_path_of_the_capturing_machine(project):
+    """A glued error message held the capture's temporary folder, which printed output never shows."""
+    project.snippet("where.py", """
+        # %% where glue=place
+        place = f'File "{__file__}", line 3'
+        print(place)
+        """)
+    assert project.capture("where.py") == 0
+    record = store.load(project.output("where.py")).cell("where")
+    assert record.glue["place"] == record.outputs[0]["text"].strip()
+    assert "tcguide-capture" not in record.glue["place"] and "snippets/where.py" in record.glue["place"]
+
+
 def test_a_glued_value_edited_by_hand_breaks_the_digest(measured):
     out = measured.output("m.py")
     out.write_text(out.read_text().replace("1234.5678", "9.99"))

@@ -28,7 +28,7 @@ MAY_IMPORT = {
     "top": {"core", "capture", "i18n", "notebooks", "site"},
 }
 STDLIB_ONLY = {"core", "capture"}
-MAX_LINES = 450
+MAX_LINES = 400  # a module of one job stays under it (the runner, snippet files and the store were split by job)
 
 
 def _modules() -> dict[str, Path]:
@@ -104,7 +104,8 @@ def test_capture_and_core_import_the_standard_library_alone():
             top = name.split(".")[0]
             if top in sys.stdlib_module_names or top == "tcguide" or top == "__future__":
                 continue
-            if top in allowed_inside and module in ("tcguide.capture.runner", "tcguide.core.environment",
+            if top in allowed_inside and module in ("tcguide.capture.runner", "tcguide.capture.figures",
+                                                    "tcguide.core.environment",
                                                     "tcguide.core.snippet"):
                 continue
             wrong.append(f"{module} imports {name}")

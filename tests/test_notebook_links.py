@@ -14,7 +14,8 @@ from urllib.parse import unquote, urljoin, urlsplit
 import pytest
 
 from tcguide.core.labels import label
-from tests.helpers import ROOT, stored_provenance
+from tcguide.notebooks import build as notebooks
+from tests.helpers import LANGUAGES, ROOT, stored_provenance
 
 pytestmark = pytest.mark.build  # reads the guide's build (guide_site)
 
@@ -73,7 +74,8 @@ def read(path: Path) -> Read:
 
 def notebook_pages(guide_site: Path) -> list[Path]:
     pages = sorted(guide_site.glob("**/notebook/index.html"))
-    assert len(pages) == 64  # 16 chapters in 4 languages
+    chapters = [p for p in (ROOT / "docs" / "en").glob("*.md") if notebooks.is_chapter(p.read_text(encoding="utf-8"))]
+    assert len(pages) == len(chapters) * len(LANGUAGES)  # every chapter, in every language
     return pages
 
 

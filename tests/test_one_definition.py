@@ -127,3 +127,95 @@ def test_the_glossary_has_one_reading(tmp_path):
     assert [line for _, _, line in variants] == [12, 13]
     assert search.glossary_terms(glossary.path(tmp_path, "zh")) == ["图中断", "后端"]
     assert glossary.english_terms(glossary.path(tmp_path, "zh")) == ["graph break", "backend"]
+
+
+# ---- names the project's folders, files and source language once --------------------------------
+
+# A value that names a concept of the project -> the one module and name that define it. The same
+# value typed again as a constant, a default or an option's default is a second definition, which
+# drifts (labels.DEFAULT and translations.SOURCE both named "en"; "snippets" and "docs" were typed
+# in six modules).
+OWNED = {
+    "en": ("tcguide.core.languages", "SOURCE"),
+    "docs": ("tcguide.core.languages", "DOCS"),
+    "mkdocs.yml": ("tcguide.core.languages", "CONFIG"),
+    "snippets": ("tcguide.core.discovery", "FOLDER"),
+    "_shared": ("tcguide.core.discovery", "SHARED"),
+    "claims": ("tcguide.core.claims", "FOLDER"),
+    "pyproject.toml": ("tcguide.core.settings", "FILE"),
+    ".out.json": ("tcguide.core.store", "SUFFIX"),
+}
+
+
+def _second_definitions(module: str, source: str) -> list[str]:
+    """Where ``source`` defines an OWNED value again: a module or class constant, a parameter's
+    default, a ``default=`` keyword (argparse, MkDocs options), or an import of the owner's name
+    under another name."""
+    import ast
+
+    tree = ast.parse(source)
+    found = []
+
+    def owned(node, where: str, name: str = "") -> None:
+        values = node.elts if isinstance(node, ast.Tuple) else [node]
+        for value in values:
+            if isinstance(value, ast.Constant) and value.value in OWNED and OWNED[value.value] != (module, name):
+                owner = ".".join(OWNED[value.value])
+                found.append(f"{module}:{value.lineno}: {where} {value.value!r}: import {owner} instead")
+
+    def constants(body) -> None:
+        for node in body:
+            if isinstance(node, ast.ClassDef):
+                constants(node.body)
+            elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                name = targets[0].id if len(targets) == 1 and isinstance(targets[0], ast.Name) else ""
+                owned(node.value, "defines", name)
+
+    constants(tree.body)
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            for default in node.args.defaults + [d for d in node.args.kw_defaults if d is not None]:
+                owned(default, "a default of")
+        elif isinstance(node, ast.Call):
+            for keyword in node.keywords:
+                if keyword.arg == "default":
+                    owned(keyword.value, "a default of")
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            for alias in node.names:
+                if alias.asname and (node.module, alias.name) in OWNED.values():
+                    found.append(f"{module}:{node.lineno}: a second name {alias.asname} for {node.module}.{alias.name}")
+    return found
+
+
+def test_each_owned_value_is_defined_by_its_owner_alone():
+    from tests.helpers import ROOT
+
+    found = []
+    for path in sorted((ROOT / "tcguide").rglob("*.py")):
+        module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+        found += _second_definitions(module, path.read_text(encoding="utf-8"))
+    assert not found, "\n".join(found)
+
+
+def test_a_second_definition_is_found_where_it_hides():
+    """The scan above fails on each way the source language and the folders were defined twice."""
+    planted = ('SOURCE = "en"\n'
+               'SNIPPETS, CLAIMS = "snippets", "claims"\n'
+               'from tcguide.core.languages import SOURCE as SOURCE_LANGUAGE\n'
+               'class Site:\n    docs: str = "docs"\n'
+               'def check(root, snippets_dir="snippets"): ...\n'
+               'option = Type(str, default="docs")\n')
+    found = _second_definitions("tcguide.i18n.translations", planted)
+    assert sorted(int(f.split(":")[1]) for f in found) == [1, 2, 2, 3, 5, 6, 7], found
+    assert "tcguide.i18n.translations:1: defines 'en': import tcguide.core.languages.SOURCE instead" in found
+    assert not _second_definitions("tcguide.core.languages", 'SOURCE = "en"\nDOCS = "docs"\n')
+
+
+def test_the_source_language_has_one_definition_that_every_concern_reads(tmp_path):
+    from tcguide.core import labels, languages
+
+    assert languages.SOURCE == "en"
+    assert not hasattr(labels, "DEFAULT")  # the labels' own name for it, once
+    assert labels.label("xx", "permalink") == labels.LABELS[languages.SOURCE]["permalink"]  # a new language's words
+    assert languages.configured(tmp_path) == [languages.SOURCE]  # no mkdocs.yml: the source language alone

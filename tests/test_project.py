@@ -30,14 +30,29 @@ def test_the_site_extra_pins_what_requirements_site_txt_pins():
 
 
 def test_ci_and_the_ci_script_run_the_same_steps():
-    """The workflow's test job runs .ci/run and no command of its own; .ci/run runs the tests, the site
-    and the translations' report."""
+    """The workflow's test job runs .ci/run and no command of its own; .ci/run builds the site, runs the
+    tests (which read that build rather than building the guide again) and the translations' report."""
     workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "ci.yml").read_text(encoding="utf-8"))
     (job,) = workflow["jobs"].values()
     assert [step["run"] for step in job["steps"] if "run" in step] == ["bash .ci/run"]
     script = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     commands = [line.split("#", 1)[0].strip() for line in script if line.startswith("make ")]
-    assert commands == ["make test", "make docs", "make i18n-status"]
+    assert commands == ["make docs", "make test", "make i18n-status"]
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="no make on this machine")
+def test_make_docs_records_its_build_only_after_the_strict_build_passed():
+    """The tests reuse site/ on make docs's record (tcguide/site/built.py): the inputs are recorded before
+    the build, and the site only by a command that runs once `mkdocs build --strict` has passed (make
+    stops at a failed command), so a failed or lax build is never read as the guide's."""
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+    done = subprocess.run(["make", "--no-print-directory", "-n", "docs"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    steps = [line.split("/")[-1] for line in lines[-3:]]
+    assert steps == ["python -m tcguide built-site begin", "mkdocs build --strict --clean",
+                     "python -m tcguide built-site end"], lines
 
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="no make on this machine")

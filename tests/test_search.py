@@ -33,3 +33,35 @@ def test_a_page_searches_its_languages_folder_through_the_query_worker():
     assert page.count("</script>") == 1
     english = config(search.page_config(PAGE, ""))
     assert english["base"] == "../.." and english["search"].endswith("search-query.js?theme=search.a7633da7.min.js")
+
+
+def test_a_page_loads_the_index_keeping_script_before_the_themes_with_the_index_version():
+    """search-cache.js must run before the theme's script, which asks for the index as it starts; its tag
+    carries the version of the index, under which the session's copy is kept."""
+    page = PAGE + '<script src="../../assets/javascripts/bundle.a5f9d56c.min.js"></script>'
+    kept = search.page_config(page, "ru/", "0123456789abcdef")
+    assert kept.endswith('<script src="../../assets/javascripts/search-cache.js" data-index="0123456789abcdef"></script>'
+                         '<script src="../../assets/javascripts/bundle.a5f9d56c.min.js"></script>')
+    assert "search-cache.js" not in search.page_config(page, "ru/")  # no version (a 404 page): the theme's own fetch
+
+
+class _Page:
+    def __init__(self, url, content, exclude=False):
+        self.url, self.title, self.content = url, "T", content
+        self.meta = {"search": {"exclude": True}} if exclude else {}
+
+
+class _Search:
+    config = {"lang": ["ru"], "separator": "[\\s]+", "pipeline": ["stopWordFilter"], "fields": {}}
+    search_index = type("Index", (), {"entries": []})()
+
+
+def test_the_index_version_follows_what_the_index_is_made_of():
+    pages = [_Page("ru/a/", "<p>one</p>"), _Page("ru/a/notebook/", "<p>big</p>", exclude=True)]
+    version = search.index_version(pages, _Search)
+    assert re.fullmatch(r"[0-9a-f]{16}", version)
+    assert search.index_version(pages, _Search) == version
+    assert search.index_version([pages[0], _Page("ru/a/notebook/", "<p>other</p>", exclude=True)], _Search) == version
+    assert search.index_version([_Page("ru/a/", "<p>two</p>"), pages[1]], _Search) != version
+    other = type("Other", (_Search,), {"config": dict(_Search.config, lang=["en"])})
+    assert search.index_version(pages, other) != version

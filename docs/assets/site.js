@@ -58,3 +58,29 @@ document.querySelectorAll("details.tcg-fold").forEach(function (fold) {
   fold.setAttribute("data-copy", whole);
   tail.setAttribute("data-copy", whole);
 });
+
+// A table a snippet printed is shown as a table; its copy button, the theme's own (its clipboard and
+// its "copied" message), copies the text as printed (the table's data-copy).
+(function () {
+  var config = document.getElementById("__config");
+  var words = config ? (JSON.parse(config.textContent).translations || {})["clipboard.copy"] : "";
+  document.querySelectorAll(".tcg-table[data-copy]").forEach(function (table, i) {
+    if (!table.id) table.id = "tcg-table-" + i;
+    var button = document.createElement("button");
+    button.className = "md-code__button tcg-table-copy";
+    button.setAttribute("data-md-type", "copy");
+    button.setAttribute("data-clipboard-target", "#" + table.id);
+    button.title = words || "Copy";
+    button.setAttribute("aria-label", button.title);
+    table.appendChild(button);
+  });
+})();
+
+// On a notebook page, an output that holds a table a snippet printed (a rule of dash runs under its
+// header) keeps its columns: it scrolls inside itself instead of wrapping its rows into each other.
+document.querySelectorAll(".jupyter-wrapper .jp-OutputArea-output pre").forEach(function (pre) {
+  if (/^ *-{2,}(?: {2,}-{2,})+ *$/m.test(pre.textContent)) {
+    pre.classList.add("tcg-columns");
+    pre.setAttribute("tabindex", "0");  // a region that scrolls is reachable by keyboard
+  }
+});

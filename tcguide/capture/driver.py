@@ -32,7 +32,7 @@ from tcguide.capture import shards
 from tcguide.capture.jobs import Job, Scheduler
 from tcguide.capture.loop import Run
 from tcguide.capture.outcome import Report
-from tcguide.core import freshness, store
+from tcguide.core import discovery, freshness, store
 from tcguide.core import snippet as snippets
 from tcguide.core.errors import GuideError
 
@@ -47,11 +47,11 @@ def discover(paths: list[str], root: Path) -> list[Path]:
         path = Path(raw)
         if not path.resolve().is_relative_to(root.resolve()):
             raise GuideError(raw, None, "is outside the checkout", "name snippet files under snippets/ of this checkout")
-        top = root / snippets.FOLDER if path.resolve().is_relative_to((root / snippets.FOLDER).resolve()) else path
+        top = root / discovery.FOLDER if path.resolve().is_relative_to((root / discovery.FOLDER).resolve()) else path
         if path.is_dir():
-            found.extend(snippets.snippet_files(path, top if top != path else None))
+            found.extend(discovery.snippet_files(path, top if top != path else None))
         elif path.is_file():
-            if snippets.is_helper(path.resolve().relative_to(Path(top).resolve())):
+            if discovery.is_helper(path.resolve().relative_to(Path(top).resolve())):
                 raise GuideError(raw, None, "is a helper module (a name starting with '_'), not a snippet file: "
                                  "it is never captured", "capture the snippet files that import it")
             found.append(path)

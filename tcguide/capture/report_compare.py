@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from tcguide.capture.report_sides import Side
 from tcguide.core import store
+from tcguide.core.output_format import from_lines
 
 MOVE = 0.15  # a number moved when it changed by more than this fraction of its earlier value
 COUNT_WORDS = ("graph", "recompile", "break")  # a glued key naming one of these holds a count to compare exactly
@@ -162,7 +163,7 @@ def _cell_events(record: store.CellRecord | None) -> tuple[dict[tuple[str, str],
     warnings, errors = {}, Counter()
     for output in record.outputs if record else ():
         if output["output_type"] == "warning":
-            message = store.from_lines(output["message"])
+            message = from_lines(output["message"])
             warnings.setdefault((output["category"], mask(message)), message)
         elif output["output_type"] == "error":
             errors[output["ename"] + ("" if output.get("expected") else " (undeclared)")] += 1

@@ -10,12 +10,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tcguide.core import claims as claims_mod
-from tcguide.core import glue, store
+from tcguide.core import discovery, glue, store
 from tcguide.core.catalog import Catalog
 from tcguide.core.errors import GuideError
-from tcguide.core.labels import DEFAULT as SOURCE_LANGUAGE
+from tcguide.core.languages import DOCS, SOURCE
 
-SNIPPETS, CLAIMS, DOCS = "snippets", claims_mod.FOLDER, "docs"
+SNIPPETS, CLAIMS = discovery.FOLDER, claims_mod.FOLDER
 
 
 # ---- one side: the outputs and claims of a tree ------------------------------------------------
@@ -87,7 +87,7 @@ def read_side(root: Path, name: str) -> Side:
         except GuideError as exc:
             side.unreadable[snippet] = exc.problem
     catalog = StoredValues(root, side.captures)
-    pages = root / DOCS / SOURCE_LANGUAGE
+    pages = root / DOCS / SOURCE
     for path in sorted(pages.rglob("*.md")) if pages.is_dir() else []:
         page = path.relative_to(root).as_posix()
         text = path.read_text(encoding="utf-8")
@@ -145,7 +145,7 @@ def materialise(root: Path, ref: str, into: Path) -> str:
                          "name one, such as HEAD~1, main or a commit id (a shallow clone has only its last commit: "
                          "fetch more history first)")
     commit = found.stdout.decode().strip()
-    wanted = [SNIPPETS, CLAIMS, f"{DOCS}/{SOURCE_LANGUAGE}"]
+    wanted = [SNIPPETS, CLAIMS, f"{DOCS}/{SOURCE}"]
     listed = _git(top, "ls-tree", "--name-only", f"{commit}:{prefix}", "--", *wanted)
     present = [p for p in listed.stdout.decode().splitlines() if p] if listed.returncode == 0 else []
     if present:

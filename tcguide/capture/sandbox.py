@@ -19,7 +19,8 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from tcguide.core.snippet import SnippetFile, import_roots, sha256_of
+from tcguide.core.discovery import import_roots, sha256_of
+from tcguide.core.snippet import SnippetFile
 
 # What a snippet's process sees of the driver's environment; everything else is dropped.
 ENV_NAMES = {"PATH", "LANG", "LANGUAGE", "TZ", "TERM", "LD_LIBRARY_PATH", "OMP_NUM_THREADS", "MKL_NUM_THREADS"}

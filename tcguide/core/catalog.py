@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from tcguide.core import freshness, store
+from tcguide.core import discovery, freshness, store
 from tcguide.core import snippet as snippets
 from tcguide.core.errors import GuideError
 
@@ -29,19 +29,23 @@ class Embedded:
 
 
 class Catalog:
-    def __init__(self, project_root: str | Path, folder: str = "snippets"):
+    def __init__(self, project_root: str | Path, folder: str = discovery.FOLDER):
         self.folder = folder
         self.root = Path(project_root) / folder
         self._snippets: dict[str, snippets.SnippetFile | GuideError] = {}
         self._captures: dict[str, tuple[store.Capture | None, GuideError | None]] = {}
+        self._files: list[str] | None = None
 
     def files(self) -> list[str]:
-        return sorted(str(p.relative_to(self.root)) for p in snippets.snippet_files(self.root))
+        """The snippet files, listed once (a catalog is one build's or one check's view of the tree)."""
+        if self._files is None:
+            self._files = sorted(str(p.relative_to(self.root)) for p in discovery.snippet_files(self.root))
+        return list(self._files)
 
     def snippet(self, name: str) -> snippets.SnippetFile:
         """A snippet file by its path under snippets/; GuideError if there is none, or if the path
         names a helper module (one page embeds and quotes snippet files only, for check and build alike)."""
-        if snippets.is_helper(name):
+        if discovery.is_helper(name):
             raise GuideError(f"{self.folder}/{name}", None,
                              "is a helper module (a name starting with '_'), not a snippet file: it is never captured",
                              "embed or quote a cell of the snippet file that uses it")

@@ -6,12 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from tcguide.core import claims, directive, glue
-from tcguide.core.labels import DEFAULT as SOURCE_LANGUAGE
+from tcguide.core.discovery import FOLDER
+from tcguide.core.languages import DOCS, SOURCE
 from tcguide.core.catalog import Catalog
 from tcguide.core.errors import GuideError
 
 
-def check(root: Path, docs: str = "docs", snippets_dir: str = "snippets") -> list[GuideError]:
+def check(root: Path, docs: str = DOCS, snippets_dir: str = FOLDER) -> list[GuideError]:
     catalog = Catalog(root, snippets_dir)
     problems = catalog.problems()
     for page in sorted((root / docs).rglob("*.md")):
@@ -23,7 +24,7 @@ def check(root: Path, docs: str = "docs", snippets_dir: str = "snippets") -> lis
         problems.extend(errors)
         for ref in references:
             try:
-                glue.plain(ref, catalog, rel, SOURCE_LANGUAGE)
+                glue.plain(ref, catalog, rel, SOURCE)
             except GuideError as exc:
                 problems.append(exc)
         lang = page.relative_to(root / docs).parts[0]

@@ -36,7 +36,7 @@ from pathlib import Path
 from tcguide.core import directive, glue
 from tcguide.core.catalog import Catalog
 from tcguide.core.errors import GuideError
-from tcguide.core.labels import DEFAULT as SOURCE_LANGUAGE
+from tcguide.core.languages import SOURCE
 from tcguide.core.labels import label
 
 FOLDER = "claims"
@@ -328,7 +328,7 @@ def check_page(markdown: str, root: Path, catalog: Catalog, page: str, lang: str
                 page, mark.line,
                 f"claim '{claim.id}' no longer holds: {claim.holds} is false for {shown_values(verdict, 'en')}",
                 f"say what the data show instead, and change the claim in {claim.source}:{claim.line}"))
-    if lang == SOURCE_LANGUAGE:
+    if lang == SOURCE:
         problems.extend(_unstated(book, marks))
     return checked, problems
 

@@ -18,7 +18,7 @@ import subprocess
 from dataclasses import dataclass, field
 from importlib import metadata
 
-from tcguide.core.store import FORMAT
+from tcguide.core.output_format import FORMAT
 
 
 def _version(dist: str) -> str:

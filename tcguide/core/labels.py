@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tcguide.core.languages import SOURCE
+
 LABELS: dict[str, dict[str, str]] = {
     "en": {
         "nb_view": "Notebook", "nb_download": "Download notebook", "nb_colab": "Open in Colab",
@@ -164,12 +166,9 @@ LABELS: dict[str, dict[str, str]] = {
     },
 }
 
-DEFAULT = "en"
-
-
 def label(lang: str, key: str) -> str:
     """The words for ``key`` in ``lang``; English for a language not given its words yet (a new one), except
     its name, which is then its code rather than "English"."""
     if lang not in LABELS and key == "language_name":
         return lang
-    return LABELS.get(lang, LABELS[DEFAULT]).get(key) or LABELS[DEFAULT][key]
+    return LABELS.get(lang, LABELS[SOURCE]).get(key) or LABELS[SOURCE][key]

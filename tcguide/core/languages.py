@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tcguide.core.labels import DEFAULT
-
+SOURCE = "en"  # the language the pages are written in first; every other language follows it
+DOCS = "docs"  # each language's pages, in docs/<language>/
 CONFIG = "mkdocs.yml"
 PLUGIN = re.compile(r"^\s*- i18n:\s*(#.*)?$")
 LOCALE = re.compile(r"""^(?P<indent>\s*)- locale:\s*["']?(?P<locale>[A-Za-z0-9_-]+)["']?\s*(#.*)?$""")
@@ -38,7 +38,7 @@ def configured(root: Path) -> list[str]:
     try:
         lines = (Path(root) / CONFIG).read_text(encoding="utf-8").splitlines()
     except FileNotFoundError:
-        return [DEFAULT]
+        return [SOURCE]
     block = plugin_block(lines)
     locales: list[str] = []
     indent = None
@@ -47,4 +47,4 @@ def configured(root: Path) -> list[str]:
         if match and indent in (None, len(match["indent"])):  # items of `languages`, not a nested key
             indent = len(match["indent"])
             locales.append(match["locale"])
-    return [DEFAULT] + [lang for lang in locales if lang != DEFAULT]
+    return [SOURCE] + [lang for lang in locales if lang != SOURCE]

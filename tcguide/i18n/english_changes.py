@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from tcguide.core.errors import GuideError
 from tcguide.i18n import history
 from tcguide.i18n import translations as i18n
+from tcguide.core.languages import SOURCE
 
 
 def edited_since_stamp(site: i18n.Site, lang: str, page: str) -> bool | None:
@@ -50,14 +51,14 @@ def restamp_refusal(site: i18n.Site, lang: str, page: str) -> GuideError | None:
 def stamped_commit(site: i18n.Site, lang: str, page: str) -> str | None:
     """The newest commit whose English page has the version the translation was stamped at; None when the
     English page is still that version. GuideError, saying why, when the version is in no commit."""
-    shown, english_path = site.display(lang, page), site.display(i18n.SOURCE, page)
+    shown, english_path = site.display(lang, page), site.display(SOURCE, page)
     record = i18n.record_of(site.read(lang, page))
     if not record.get("version"):
         raise GuideError(shown, None, "was never stamped, so no English version is recorded to compare with",
                          f"read the English page's history (git log -p {english_path}); stamp the translation "
                          f"once it follows the English page (make i18n-stamp PAGE={shown})")
     version = str(record["version"])
-    if site.read(i18n.SOURCE, page).version == version:
+    if site.read(SOURCE, page).version == version:
         return None
     for commit in history.commits(site.root, english_path):
         text = history.text_at(site.root, commit, english_path)
@@ -73,7 +74,7 @@ def stamped_commit(site: i18n.Site, lang: str, page: str) -> str | None:
 
 def diff_since_stamp(site: i18n.Site, lang: str, page: str) -> str:
     """The English page's diff since the version the translation follows, under a line that says which."""
-    shown, english_path = site.display(lang, page), site.display(i18n.SOURCE, page)
+    shown, english_path = site.display(lang, page), site.display(SOURCE, page)
     commit = stamped_commit(site, lang, page)
     if commit is None:
         return f"{shown} follows {english_path} as it is: nothing changed in English since its stamp\n"
@@ -92,13 +93,13 @@ class Outdated:
 def outdated_by(site: i18n.Site, since: str) -> list[Outdated]:
     """The translations, outdated now, of each English page that changed since commit ``since``."""
     found = []
-    for path in history.changed_files(site.root, since, site.display(i18n.SOURCE, "")):
+    for path in history.changed_files(site.root, since, site.display(SOURCE, "")):
         page = path.split("/", 2)[2]
-        if not path.endswith(".md") or not site.path(i18n.SOURCE, page).exists():
+        if not path.endswith(".md") or not site.path(SOURCE, page).exists():
             continue  # a page deleted: its translations are orphans, which the structure check reports
         before = history.text_at(site.root, since, path)
         version_before = i18n.text_version(before) if before is not None else None
-        english = site.read(i18n.SOURCE, page)
+        english = site.read(SOURCE, page)
         for lang in site.languages()[1:]:
             state = i18n.status(site, lang, page, english)
             if state.state == "outdated":

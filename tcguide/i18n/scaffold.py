@@ -23,6 +23,7 @@ from tcguide.core import languages
 from tcguide.core.errors import GuideError
 from tcguide.i18n import glossary as glossaries
 from tcguide.i18n import translations as i18n
+from tcguide.core.languages import SOURCE
 
 LOCALE = re.compile(r"[a-z]{2,3}(?:_[A-Z]{2})?")
 TEMPLATES = {"glossary": "glossary-template.md", "style": "style-template.md"}  # in i18n/, "{code}" in them
@@ -111,7 +112,7 @@ def _titles(site: i18n.Site) -> str:
     """A glossary row for each English page's title."""
     rows = []
     for page in site.pages():
-        headings = site.read(i18n.SOURCE, page).headings
+        headings = site.read(SOURCE, page).headings
         if headings:
             rows.append(f"| {headings[0].text.replace('|', chr(92) + '|')} (`{page}`) |  |  |\n")
     return "".join(rows).rstrip("\n")
@@ -145,7 +146,7 @@ def new_language(root: Path, locale: str) -> list[str]:
         if target.exists():
             continue
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(site.path(i18n.SOURCE, page), target)
+        shutil.copyfile(site.path(SOURCE, page), target)
         i18n.stamp(site, locale, page)
         written.append(site.display(locale, page))
     return written

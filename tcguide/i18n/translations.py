@@ -32,11 +32,10 @@ from pathlib import Path
 import yaml
 
 from tcguide.core import directive, glue, languages
-from tcguide.core.labels import DEFAULT
+from tcguide.core.languages import DOCS, SOURCE
 from tcguide.i18n import glossary
 from tcguide.core.errors import GuideError
 
-SOURCE = DEFAULT  # the language pages are written in first (core.labels)
 # A page whose prose has a larger share of English words than this is not translated, stamped or not.
 # The guide's finished translations have at most 9 % (Chinese, which keeps kernel, token, step and a
 # few more in English, as its glossary says; Russian and Korean at most 6 %). At 15 % a page dense
@@ -146,7 +145,7 @@ def read_page(path: Path, display: str) -> Page:
 @dataclass(frozen=True)
 class Site:
     root: Path
-    docs: str = "docs"
+    docs: str = DOCS
 
     def languages(self) -> list[str]:
         """Locales configured for mkdocs-static-i18n, English first (``core.languages``)."""
@@ -172,6 +171,20 @@ class Site:
 
     def read(self, lang: str, page: str) -> Page:
         return read_page(self.path(lang, page), self.display(lang, page))
+
+
+@dataclass(frozen=True)
+class ReadOnce(Site):
+    """The site as one build sees it: each page read and parsed once, however often the builds of
+    its languages ask (a page's notices, the status table and the English ids each read pages of
+    every language). A build makes a new one, so an edit between builds is read."""
+
+    _pages: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    def read(self, lang: str, page: str) -> Page:
+        if (lang, page) not in self._pages:
+            self._pages[lang, page] = super().read(lang, page)
+        return self._pages[lang, page]
 
 
 # ---- status ---------------------------------------------------------------------------

@@ -36,7 +36,7 @@ from tcguide.core.catalog import Catalog
 from tcguide.core.errors import GuideError
 from tcguide.core.labels import label
 from tcguide.core.environment import Environment
-from tcguide.core.snippet import helper_target
+from tcguide.core.discovery import helper_target
 from tcguide.notebooks import needs
 
 NBFORMAT, NBFORMAT_MINOR = 4, 5
@@ -144,8 +144,10 @@ def build(page: str, rel: str, text: str, lang: str, catalog: Catalog, lang_root
         if heading and len(heading["hashes"]) == 1 and not intro_done:
             _prose(nb, prose, rel, lang_root)  # the title, then what this notebook is
             prose, intro_done = [], True
-            # the chapter's address in angle brackets: a bare one would take the CJK text after it in
-            nb.markdown("*" + label(lang, "nb_intro").format(title=title, url=f"<{lang_root}{url_part(rel)}>",
+            # the chapter's address as a link of its own: a bare one would take the CJK text after it
+            # in, and an autolink (<…>) needs a scheme, which a site served anywhere has not
+            address = f"{lang_root}{url_part(rel)}"
+            nb.markdown("*" + label(lang, "nb_intro").format(title=title, url=f"[{address}]({address})",
                                                              where="{where}") + "*", "about")
     _prose(nb, prose, rel, lang_root)
     environments = [c.environment for c in nb.captures.values()]

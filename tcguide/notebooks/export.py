@@ -15,9 +15,7 @@ from tcguide.core import languages as core_languages
 from tcguide.core import settings
 from tcguide.core.catalog import Catalog
 from tcguide.core.errors import GuideError
-from tcguide.core.labels import DEFAULT
-
-DOCS = "docs"
+from tcguide.core.languages import DOCS, SOURCE
 
 
 def languages(root: Path) -> list[str]:
@@ -27,7 +25,7 @@ def languages(root: Path) -> list[str]:
 
 def chapters(root: Path, wanted: list[str], langs: list[str]) -> list[tuple[str, Path]]:
     """(language, page file) of every chapter asked for; an English page stands in for a missing translation."""
-    names = sorted(p.name for p in (root / DOCS / DEFAULT).glob("*.md")
+    names = sorted(p.name for p in (root / DOCS / SOURCE).glob("*.md")
                    if notebooks.is_chapter(p.read_text(encoding="utf-8")))
     picked: list[tuple[str, str]] = []
     for raw in wanted or names:
@@ -43,10 +41,10 @@ def chapters(root: Path, wanted: list[str], langs: list[str]) -> list[tuple[str,
     for lang, name in picked:
         page = root / DOCS / lang / name
         if not page.exists():
-            page = root / DOCS / DEFAULT / name
+            page = root / DOCS / SOURCE / name
             if not page.exists():
                 raise GuideError(f"{DOCS}/{lang}/{name}", None, "no such page",
-                                 f"name a chapter of {DOCS}/{DEFAULT}/")
+                                 f"name a chapter of {DOCS}/{SOURCE}/")
         out.append((lang, page))
     return out
 
@@ -60,7 +58,7 @@ def write_all(root: Path, out: Path, wanted: list[str], langs: list[str] | None,
     site_url = site_url if site_url.endswith("/") else site_url + "/"
     for lang, page in chapters(root, wanted, langs):
         display = str(page.relative_to(root))
-        lang_root = site_url + ("" if lang == DEFAULT else f"{lang}/")
+        lang_root = site_url + ("" if lang == SOURCE else f"{lang}/")
         notebook, problems = notebooks.build(display, page.name, page.read_text(encoding="utf-8"), lang, catalog,
                                              lang_root, project.needs_cuda, project.colab_gpu)
         for problem in problems:

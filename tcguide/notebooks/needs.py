@@ -16,6 +16,7 @@ helper module nor a module that a cell imports to show the error is. Stdlib only
 from __future__ import annotations
 
 import ast
+import functools
 import re
 
 from tcguide.core.environment import Environment
@@ -24,19 +25,20 @@ from tcguide.core.labels import label
 COLAB_ACCELERATOR = "GPU"
 
 
-def imported_modules(source: str) -> set[str]:
+@functools.lru_cache(maxsize=512)  # by the code itself: every language's notebook of a chapter asks the same
+def imported_modules(source: str) -> frozenset[str]:
     """The top-level names of the modules a piece of Python code imports (absolute imports only)."""
     try:
         tree = ast.parse(source)
     except SyntaxError:  # a cell that does not parse is reported where cells are read
-        return set()
+        return frozenset()
     names = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             names.update(a.name.split(".")[0] for a in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             names.add(node.module.split(".")[0])
-    return names
+    return frozenset(names)
 
 
 def _normal(name: str) -> str:

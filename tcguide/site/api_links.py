@@ -128,3 +128,13 @@ def line_of(source: str, code: str) -> int | None:
         if f"`{code}`" in line or f"`` {code} ``" in line:
             return number
     return None
+
+
+def link_page(content: str, names: ApiNames, source: str, shown: str, listing: str) -> tuple[str, list[str]]:
+    """A page's HTML with its API names linked (``link``), and a warning for each torch name the list
+    (``listing``, as mkdocs.yml names it) does not know, naming the line of the page's source (``shown``)."""
+    content, unknown = link(content, names)
+    warnings = [f"{shown}:{line_of(source, code) or 1}: `{code}` reads as a torch API name that {listing} does not "
+                f"list — add it there, with its page of PyTorch's reference or as unlinked"
+                for code in dict.fromkeys(unknown)]
+    return content, warnings

@@ -12,6 +12,7 @@ from urllib.parse import urljoin
 
 from tcguide.site import render, search
 from tcguide.i18n import translations as i18n
+from tcguide.core.languages import SOURCE
 
 TEMPLATE = "404.html"
 
@@ -23,9 +24,9 @@ def page(output: str, lang: str, site: i18n.Site, site_url: str | None, site_dir
     here). ``search_root`` is where the language's search index lies, when the site has search."""
     if search_root is not None:
         output = search.page_config(output, search_root)
-    home = urljoin(site_url or "/", "" if lang == i18n.SOURCE else f"{lang}/")
+    home = urljoin(site_url or "/", "" if lang == SOURCE else f"{lang}/")
     output = render.not_found_body(output, lang, home)
-    if lang != i18n.SOURCE:
+    if lang != SOURCE:
         (Path(site_dir) / lang).mkdir(parents=True, exist_ok=True)
         (Path(site_dir) / lang / TEMPLATE).write_text(output, encoding="utf-8")
         return ""  # empty: MkDocs writes nothing at the root for this language

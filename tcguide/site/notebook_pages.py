@@ -30,9 +30,10 @@ from mkdocs.utils import get_relative_url
 
 from tcguide.notebooks import build as notebooks
 from tcguide.core import settings
+from tcguide.core.languages import SOURCE
 from tcguide.core.catalog import Catalog
 from tcguide.core.labels import label
-from tcguide.site import figures
+from tcguide.site import figures, notebook_weight
 
 COLAB = "https://colab.research.google.com/github/{repo}/blob/{branch}/{path}"
 
@@ -89,7 +90,7 @@ def no_dates_of_their_own(config) -> None:
 
 def add(files: Files, config, catalog: Catalog, scratch: Path, project_root: Path) -> dict[str, Notebook]:
     """Make the notebook of every chapter among the pages of this build; returns them by chapter src_uri."""
-    lang = config.theme.get("language") or "en"
+    lang = config.theme.get("language") or SOURCE
     jupyter = "mkdocs-jupyter" in config.plugins
     if jupyter:
         keep_cache_per_language(config.plugins["mkdocs-jupyter"], project_root, lang)
@@ -166,12 +167,13 @@ def finish(page_html: str, copied: str, site_dir: Path | None = None, page_url: 
     focus), whose copy button says "Copied!" in the page's language, and whose big inline styles and
     scripts (mkdocs-jupyter puts about 590 KB of CSS in every notebook page) and its charts are files
     of the site, named by their content: one download for every notebook page and language, cached
-    by the browser. An SVG chart is served with its drawing only, as the chapter pages' are."""
+    by the browser. An SVG chart is served with its drawing only, as the chapter pages' are, under the
+    name its chapter page gives it. What else the page carries and does not need goes (``notebook_weight``)."""
     page_html = page_html.replace('<span class="notice" hidden>Copied!</span>',
                                   f'<span class="notice" hidden>{html.escape(copied)}</span>')
     page_html = page_html.replace('<div class="highlight-ipynb', '<div tabindex="0" class="highlight-ipynb')
     if site_dir is None:
-        return page_html
+        return notebook_weight.slim(page_html)
 
     def shared(match: re.Match) -> str:
         css, js = match["css"], match["js"]
@@ -194,14 +196,14 @@ def finish(page_html: str, copied: str, site_dir: Path | None = None, page_url: 
                 data = figures.safe_svg(data.decode("utf-8")).encode("utf-8")
             except (ValueError, SyntaxError, UnicodeDecodeError):
                 return match.group(0)  # not an SVG the site can serve as a file: it stays inline
-        name = f"assets/notebook/{hashlib.sha256(data).hexdigest()[:16]}.{'svg' if mime == 'image/svg+xml' else 'png'}"
+        name = figures.file_name(data, mime)  # the name its chapter page gives it: one file for both
         target = Path(site_dir) / name
         if not target.exists():
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
         return f'src="{html.escape(get_relative_url(name, page_url))}"'
 
-    return _IMAGE.sub(image, _INLINE.sub(shared, page_html))
+    return notebook_weight.slim(_IMAGE.sub(image, _INLINE.sub(shared, page_html)))
 
 
 def links(notebook: Notebook, page_url: str, lang: str, repo_url: str | None, branch: str, view: bool = True) -> str:

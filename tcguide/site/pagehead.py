@@ -1,4 +1,5 @@
-"""What a built page's ``<head>`` tells search engines: its language alternates, and a title said once.
+"""What a built page's ``<head>`` tells search engines: its language alternates, and a title said once;
+and its headings' permalinks, titled in the page's language.
 
 The theme writes ``<link rel="alternate" hreflang=...>`` with links relative to the page
 and no ``x-default``, and titles a translated home page "Site - Site". Search engines
@@ -51,3 +52,8 @@ def title_once(page_html: str, site_name: str) -> str:
     """'<title>Site - Site</title>' (a translated home page) becomes '<title>Site</title>'."""
     name = html.escape(site_name, quote=False)
     return page_html.replace(f"<title>{name} - {name}</title>", f"<title>{name}</title>", 1)
+
+
+def permalink_titles(page_html: str, title: str) -> str:
+    """The headings' permalinks, which the toc extension titles "Permanent link", titled ``title``."""
+    return page_html.replace('title="Permanent link"', f'title="{html.escape(title)}"')

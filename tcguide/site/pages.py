@@ -9,7 +9,6 @@ warning; everything about the page itself is here, so another generator needs on
 from __future__ import annotations
 
 import base64
-import hashlib
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +18,7 @@ from mkdocs.utils import get_relative_url
 from tcguide.site import figures, notebook_pages, render
 from tcguide.i18n import headings
 from tcguide.i18n import translations as i18n
+from tcguide.core.languages import SOURCE
 from tcguide.core import claims, directive, glue, timings
 from tcguide.core.catalog import Catalog
 from tcguide.core.errors import GuideError
@@ -75,9 +75,9 @@ class Pages:
             rendered[error.line - offset] = render.problem_box(error, lang)
         markdown = directive.replace(markdown, rendered) if rendered else markdown
         located = self.site.locate(page_path)
-        if self.attr_list and located and located[0] != i18n.SOURCE \
-                and self.site.path(i18n.SOURCE, located[1]).exists():
-            english = self.site.read(i18n.SOURCE, located[1])
+        if self.attr_list and located and located[0] != SOURCE \
+                and self.site.path(SOURCE, located[1]).exists():
+            english = self.site.read(SOURCE, located[1])
             markdown = headings.with_english_ids(markdown, [h.text for h in english.headings])
         notebook = self.notebooks.get(page.src_uri)
         links = notebook_pages.links(notebook, page.url, lang, self.repo_url, self.notebooks_branch) if notebook else ""
@@ -87,14 +87,14 @@ class Pages:
         """Keep a figure for writing as its own file (named by its content); its URL from the page."""
         if mime == "image/png":  # pixels only: served as they are
             content = base64.b64decode("".join(data.split()))
-            name = f"assets/figures/{hashlib.sha256(content).hexdigest()[:16]}.png"
+            name = figures.file_name(content, mime)
         else:
             try:
                 content = figures.safe_svg(data)
             except (ValueError, SyntaxError) as exc:  # ElementTree's ParseError is a SyntaxError
                 log.warning(f"{where}: a figure is not an SVG the site can serve ({exc}); shown inline — recapture it")
                 return render.data_uri(mime, data)
-            name = f"assets/figures/{hashlib.sha256(data.encode('utf-8')).hexdigest()[:16]}.svg"
+            name = figures.file_name(content.encode("utf-8"), mime)
         self.figures[name] = content
         return get_relative_url(name, page_url)
 
@@ -127,12 +127,12 @@ class Pages:
     def _translation_notice(self, page_path: str, page_url: str, lang: str) -> str:
         """Tell readers of a fallback or an outdated translation what they are reading."""
         located = self.site.locate(page_path)
-        if located is None or lang == i18n.SOURCE:
+        if located is None or lang == SOURCE:
             return ""
         src_lang, page = located
-        if src_lang == i18n.SOURCE:  # the English page, shown in place of a missing translation
+        if src_lang == SOURCE:  # the English page, shown in place of a missing translation
             return render.notice(label(lang, "untranslated"), "info")
-        if src_lang == lang and self.site.path(i18n.SOURCE, page).exists():
+        if src_lang == lang and self.site.path(SOURCE, page).exists():
             try:
                 state = i18n.status(self.site, lang, page)
             except GuideError as exc:  # a malformed translation record: say where, build on
@@ -155,7 +155,7 @@ class Pages:
         """Each English page's title (its first heading), by its file name."""
         titles = {}
         for page in self.site.pages():
-            headings = self.site.read(i18n.SOURCE, page).headings
+            headings = self.site.read(SOURCE, page).headings
             titles[page] = headings[0].text if headings else page
         return titles
 
@@ -163,7 +163,7 @@ class Pages:
     def _url_of(page_url: str):
         """A page of a language (or its home, for page ''), as a URL relative to the page at page_url."""
         def url(lang: str, page: str) -> str:
-            folder = "" if lang == i18n.SOURCE else f"{lang}/"
+            folder = "" if lang == SOURCE else f"{lang}/"
             stem = page.removesuffix(".md")
             target = folder + ("" if stem in ("", "index") else f"{stem}/")
             return get_relative_url(target or "./", page_url) + ("/" if target and not target.endswith("/") else "")
@@ -179,7 +179,7 @@ def _english_url(page_url: str) -> str:
 def _translated_sections(site: i18n.Site, lang: str, page: str, changes) -> list[str]:
     """The changed English sections, named by the translation's own headings (same order, as
     the structure check holds them); a section the translation doesn't have keeps its English name."""
-    english, translated = site.read(i18n.SOURCE, page), site.read(lang, page)
+    english, translated = site.read(SOURCE, page), site.read(lang, page)
     by_english = {e.text: t.text for e, t in zip(english.headings, translated.headings)}
     names = []
     for change in changes:

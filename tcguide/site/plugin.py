@@ -2,8 +2,10 @@
 a page's Markdown to ``pages`` (cells and their outputs, glued figures, claims, a translation's
 headings and notices, notebook links), the 404 pages to ``not_found``, chapters as notebooks to
 ``notebook_pages``, what a notebook page takes from its chapter page to ``notebook_chapter``, each
-language's search index to ``search``, head links to ``pagehead``, the sharing tags to ``social``,
-API names' links to ``api_links`` and the sitemaps to ``sitemaps``.
+language's search index to ``search``, head links and permalinks' titles to ``pagehead``, the sharing
+tags to ``social``, API names' links to ``api_links``, the figures' files to ``figures`` and the
+sitemaps to ``sitemaps``. ``enabled: false`` turns every hook off; a Markdown extension the pages
+need that mkdocs.yml lacks is a ``PluginError`` naming it.
 
 A directive or figure that names a missing file, cell or value, or whose output is missing, stale,
 corrupt or holds an undeclared exception, is logged as a warning naming the page,
@@ -22,9 +24,11 @@ from mkdocs.config import base, config_options as c
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 
-from tcguide.site import api_links, not_found, notebook_chapter, notebook_pages, pagehead, pages, search, sitemaps, social
+from tcguide.site import (api_links, figures, not_found, notebook_chapter, notebook_pages, pagehead, pages, search,
+                          sitemaps, social, theme_files)
 from tcguide.i18n import translations as i18n
-from tcguide.core import claims
+from tcguide.core.languages import SOURCE
+from tcguide.core import claims, discovery, languages
 from tcguide.core.catalog import Catalog
 from tcguide.core.labels import label
 
@@ -42,7 +46,7 @@ REQUIRED_EXTENSIONS = {
 class CellsConfig(base.Config):
     enabled = c.Type(bool, default=True)
     """Off: the plugin does nothing (pages keep their directives as written)."""
-    snippets_dir = c.Type(str, default="snippets")
+    snippets_dir = c.Type(str, default=discovery.FOLDER)
     """Folder of the snippet files, relative to mkdocs.yml."""
     search_lang = c.Type(dict, default={})
     """Per language, the lunr languages of its search index (default: the language itself)."""
@@ -62,6 +66,11 @@ class CellsConfig(base.Config):
 PAGE_DATE = "git_revision_date_localized_raw_iso_date"
 
 
+def language(config) -> str:
+    """The language being built: mkdocs-static-i18n sets the theme's per language it builds."""
+    return config.theme.get("language") or SOURCE
+
+
 class CellsPlugin(BasePlugin[CellsConfig]):
     def __init__(self):
         super().__init__()
@@ -69,8 +78,10 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         self.sitemap: dict[str, sitemaps.Entry] = {}  # every language's pages, kept until all are built
 
     # The hooks in the order MkDocs calls them: on_config, on_files, then per page
-    # on_page_markdown and on_page_content, the theme's templates (on_post_template), per page
-    # on_post_page, on_post_build; on_serve before serving, on_shutdown at the end.
+    # on_page_markdown and on_page_content, on_env, the theme's templates (on_post_template), per page
+    # on_post_page, on_post_build; on_serve after the first build, before serving; on_shutdown at
+    # the end. A hook without an explicit priority runs at MkDocs' default (0), in the order of
+    # mkdocs.yml's plugins list.
 
     @event_priority(60)  # before the search plugin's on_config (0) reads its settings
     def on_config(self, config):
@@ -81,9 +92,13 @@ class CellsPlugin(BasePlugin[CellsConfig]):
             raise PluginError("tcguide: mkdocs.yml lacks Markdown extensions the plugin needs: " + "; ".join(missing)
                               + " — add them under markdown_extensions")
         self.project_root = Path(config.config_file_path).resolve().parent
-        self.catalog = Catalog(self.project_root, self.config.snippets_dir)  # fresh on every (re)build
-        self.site = i18n.Site(self.project_root, Path(config.docs_dir).name)
-        self.lang, self.default_lang, _ = search.building_language(config, i18n.SOURCE)
+        self.lang, self.default_lang, between_languages = search.building_language(config, SOURCE)
+        if not between_languages or not hasattr(self, "catalog"):
+            # Fresh on every (re)build, and shared by the i18n plugin's builds of its languages: each
+            # snippet file, captured output and page is read, parsed and checked once per build, not once
+            # per language (every page still logs what is wrong with what it embeds).
+            self.catalog = Catalog(self.project_root, self.config.snippets_dir)
+            self.site = i18n.ReadOnce(self.project_root, Path(config.docs_dir).name)
         engine = search.search_plugin(config)
         if engine is not None:
             glossary = self.config.search_glossary
@@ -101,6 +116,12 @@ class CellsPlugin(BasePlugin[CellsConfig]):
             self.scratch = tempfile.TemporaryDirectory(prefix="tcguide-notebooks-")
         return config
 
+    def on_pre_build(self, config):
+        """The theme's search index reads pages without their code blocks (site/search.py)."""
+        engine = search.search_plugin(config)
+        if self.config.enabled and engine is not None and getattr(engine, "search_index", None) is not None:
+            search.index_without_code(engine)
+
     # After the i18n plugin's on_files (-100): it remakes every File of docs/, which would drop a
     # notebook page's wrapper, and decides the language's pages (mkdocs-static-i18n issue 198).
     @event_priority(-110)
@@ -110,6 +131,9 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         if self.config.notebooks:
             self.pages.notebooks = notebook_pages.add(files, config, self.catalog, Path(self.scratch.name),
                                                       self.project_root)
+        langs = {lunr for lang in languages.configured(self.project_root)
+                 for lunr in self.config.search_lang.get(lang, [lang])}
+        theme_files.prune(files, langs)  # source maps, and lunr's languages that no index uses
         self.chapters = notebook_chapter.Chapters(self.pages.notebooks, config.repo_url, self.config.notebooks_branch)
         return files
 
@@ -119,9 +143,8 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         if notebook_pages.is_notebook_page(page):  # mkdocs-jupyter renders it from the notebook
             page.meta["search"] = {"exclude": True}  # its chapter is the search result; the copy would double the index
             return markdown
-        lang = config.theme.get("language") or i18n.SOURCE  # mkdocs-static-i18n sets it per language built
         return self.pages.markdown(markdown, pages.Page(self.pages.path_of(page.file.abs_src_path), page.url,
-                                                        page.file.src_uri, page.file.content_string, lang))
+                                                        page.file.src_uri, page.file.content_string, language(config)))
 
     def on_page_content(self, html, page, config, files):
         """A notebook page takes its headings' ids, contents, dates and title from its chapter page
@@ -130,27 +153,32 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         if not self.config.enabled:
             return html
         if notebook_pages.is_notebook_page(page):
-            html, problems = self.chapters.notebook_page(html, page, config.theme.get("language") or i18n.SOURCE)
+            html, problems = self.chapters.notebook_page(html, page, language(config))
             for problem in problems:
                 log.warning(problem)
             return html
         self.chapters.remember(page)
         if self.api_names is None:
             return html
-        html, unknown = api_links.link(html, self.api_names)
-        path = self.pages.path_of(page.file.abs_src_path)
-        for code in dict.fromkeys(unknown):
-            line = api_links.line_of(page.file.content_string, code) or 1
-            log.warning(f"{path}:{line}: `{code}` reads as a torch API name that {self.config.api_names} does not "
-                        f"list — add it there, with its page of PyTorch's reference or as unlinked")
+        html, problems = api_links.link_page(html, self.api_names, page.file.content_string,
+                                             self.pages.path_of(page.file.abs_src_path), self.config.api_names)
+        for problem in problems:
+            log.warning(problem)
         return html
+
+    def on_env(self, env, config, files):
+        """Every page is rendered, none written: the version of the language's search index (site/search.py)."""
+        engine = search.search_plugin(config) if self.config.enabled else None
+        self.index_version = (search.index_version((f.page for f in files.documentation_pages()), engine)
+                              if engine is not None else None)
+        return env
 
     def on_post_template(self, output_content, template_name, config):
         """One 404 page per language (site/not_found.py)."""
         if not self.config.enabled or template_name != not_found.TEMPLATE:
             return output_content
         engine = search.search_plugin(config)
-        return not_found.page(output_content, config.theme.get("language") or i18n.SOURCE, self.site, config.site_url,
+        return not_found.page(output_content, language(config), self.site, config.site_url,
                               Path(config.site_dir),
                               search.language_root(self.lang, self.default_lang) if engine is not None else None)
 
@@ -158,19 +186,22 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         if not self.config.enabled:
             return output
         if search.search_plugin(config) is not None:
-            output = search.page_config(output, search.language_root(self.lang, self.default_lang))
+            output = search.page_config(output, search.language_root(self.lang, self.default_lang),
+                                        getattr(self, "index_version", None))
         url = urljoin(config.site_url, page.url) if config.site_url else None  # unknown: served anywhere
         chapters = {notebook.url: notebook.page_url for notebook in self.pages.notebooks.values()}
         self.sitemap[page.url] = sitemaps.entry(output, page.url, page.meta.get(PAGE_DATE), chapters.get(page.url),
                                                 config.site_url or None)
-        output = pagehead.alternates(output, page.url, config.site_url or None, i18n.SOURCE)
-        lang = config.theme.get("language") or i18n.SOURCE
-        output = output.replace('title="Permanent link"', f'title="{label(lang, "permalink")}"')
+        output = pagehead.alternates(output, page.url, config.site_url or None, SOURCE)
+        lang = language(config)
+        output = pagehead.permalink_titles(output, label(lang, "permalink"))
         if notebook_pages.is_notebook_page(page):
             output = notebook_pages.finish(output, label(lang, "copied"), Path(config.site_dir), page.url)
         output = pagehead.title_once(output, config.site_name)
-        summary = social.description(page.content or "") or config.site_description or ""
         home = page.is_homepage or page.url in ("", f"{lang}/")  # a language's home
+        # a home page says what the site is (its language's site_description); other pages, their first paragraph
+        summary = (config.site_description if home else None) or social.description(page.content or "") \
+            or config.site_description or ""
         return social.tags(output, lang, summary, url, home)
 
     @event_priority(50)  # before the i18n plugin (-100) gathers every language's entries into one index
@@ -180,17 +211,11 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         engine = search.search_plugin(config)
         if engine is not None:
             self.search_indexes[self.lang] = search.snapshot(engine)
-        for name, content in self.pages.figures.items():
-            target = Path(config.site_dir) / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            if isinstance(content, bytes):
-                target.write_bytes(content)
-            else:
-                target.write_text(content, encoding="utf-8")
+        figures.write(Path(config.site_dir), self.pages.figures)
 
     @event_priority(-200)  # after the i18n plugin has built every language, and written its index and sitemap
     def _on_post_build_all(self, config):
-        if not self.config.enabled or search.building_language(config, i18n.SOURCE)[2]:
+        if not self.config.enabled or search.building_language(config, SOURCE)[2]:
             return  # a language's build inside the i18n plugin's: the others are still to come
         if self.search_indexes:
             sizes = search.write_indexes(Path(config.site_dir), self.search_indexes, self.default_lang)

@@ -16,9 +16,10 @@ from tcguide.core import timings
 from tcguide.core.catalog import Embedded
 from tcguide.core.glue import format_value
 from tcguide.core.errors import GuideError
-from tcguide.core.labels import DEFAULT as SOURCE_LANGUAGE
+from tcguide.core.languages import SOURCE
 from tcguide.core.labels import label
-from tcguide.core.store import from_lines
+from tcguide.core.output_format import from_lines
+from tcguide.site import tables
 
 FOLD_LINES = 25  # longer outputs fold
 TAIL_LINES = 12  # but their last lines stay in view
@@ -68,6 +69,35 @@ def _foldable(text: str, css: str, lang: str) -> str:
             f'</details>{_pre(tail, css + " tcg-tail")}')
 
 
+def _attribute(text: str) -> str:
+    """Text as an attribute's value, its newlines as entities (the HTML stays on one line)."""
+    return html.escape(text).replace("\n", "&#10;")
+
+
+def _table(table: tables.Table) -> str:
+    """A table a snippet printed, as an HTML table: its first column a row header that stays in view while
+    the others scroll, inside the table only. The copy button and ``data-copy`` give the text as printed."""
+    def cell(text: str, numeric: bool, scope: str | None = None) -> str:
+        tag = "th" if scope else "td"
+        # a number, or one word (3.34–4.32, 0/1), never breaks; longer text breaks between its words only
+        css = "tcg-num" if numeric else "tcg-word" if " " not in text and tag == "td" else ""
+        attrs = (f' scope="{scope}"' if scope else "") + (f' class="{css}"' if css else "")
+        shown = re.sub(r"\S+", r"<span>\g<0></span>", html.escape(text)) if " " in text else html.escape(text)
+        return f"<{tag}{attrs}>{shown}</{tag}>"
+    head = "".join(cell(text, num, "col") for text, num in zip(table.header, table.numeric))
+    body = "".join("<tr>" + "".join(cell(text, num, "row" if i == 0 else None)
+                                    for i, (text, num) in enumerate(zip(row, table.numeric))) + "</tr>"
+                   for row in table.rows)
+    return (f'<div class="tcg-table" data-copy="{_attribute(table.text)}"><div class="tcg-table-scroll" tabindex="0">'
+            f'<table class="tcg-printed"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div></div>')
+
+
+def _stream(text: str, lang: str) -> str:
+    """Printed text; the tables in it (tabulate's) as tables, the rest as printed."""
+    return "".join(_table(part) if isinstance(part, tables.Table) else _foldable(part, "tcg-stream", lang)
+                   for part in tables.split(text))
+
+
 def source_link(embedded: Embedded, url: str | None, lang: str) -> str:
     """A link to the cell's snippet file in the repository ('' when the site names no repository)."""
     if not url:
@@ -113,7 +143,7 @@ def outputs(embedded: Embedded, lang: str, figure_url=data_uri) -> str:
     for output in record.outputs if record else ():
         kind = output["output_type"]
         if kind == "stream":
-            parts.append(_foldable(output["text"], "tcg-stream", lang))
+            parts.append(_stream(output["text"], lang))
         elif kind == "warning":
             where = f'{output["filename"]}:{output["lineno"]}'
             parts.append(f'<div class="tcg-warning"><span class="tcg-label">{html.escape(output["category"])}</span> '
@@ -233,7 +263,7 @@ def status_table(rows, languages: list[str], lang: str, titles: dict[str, str] |
             detail = "".join(f"<li>{html.escape(c)}</li>" for c in changes)
             text = html.escape(label(lang, word)) if row.state == "missing" else link(url(l, page), label(lang, word), l)
             tds.append(f'<td class="{css}">{text}{"<ul>" + detail + "</ul>" if detail else ""}</td>')
-        title = link(url(SOURCE_LANGUAGE, page), titles.get(page, page), SOURCE_LANGUAGE, SOURCE_LANGUAGE)
+        title = link(url(SOURCE, page), titles.get(page, page), SOURCE, SOURCE)
         body.append(f"<tr><td>{title}</td>{''.join(tds)}</tr>")
     return (f'<table class="tcg-status"><thead><tr><th>{html.escape(label(lang, "status_page"))}</th>{head}</tr>'
             f'</thead><tbody>{"".join(body)}</tbody></table>\n')

@@ -14,7 +14,11 @@ Russian, Chinese and Korean copies of a page too. Here, instead:
 - each page's theme configuration names its language's folder as the ``base`` the theme
   loads the index from (and resolves results against), and the search worker
   ``assets/javascripts/workers/search-query.js``: the theme's own worker, which first
-  normalises each query for the language (see that file).
+  normalises each query for the language (see that file);
+- each page loads ``assets/javascripts/search-cache.js`` just before the theme's script: it keeps
+  the index the theme fetches in the browser's session storage and answers the theme's later
+  requests for it from there, so that the index is fetched once per session, not on every page.
+  The copy is kept under the index's version (``index_version``), written into the script's tag.
 
 Stdlib only, apart from what the theme's search plugin already uses.
 """
@@ -22,6 +26,7 @@ Stdlib only, apart from what the theme's search plugin already uses.
 from __future__ import annotations
 
 import hashlib
+import html
 import json
 import re
 import tempfile
@@ -30,6 +35,8 @@ from pathlib import Path
 from tcguide.i18n import glossary as glossaries
 
 WORKER = "search-query.js"  # in the theme's folder of workers, assets/javascripts/workers/
+CACHE_SCRIPT = "search-cache.js"  # in the theme's folder of scripts, assets/javascripts/
+BUNDLE = re.compile(r'<script src="(?P<prefix>[^"]*)assets/javascripts/bundle\.[0-9a-f]+\.min\.js"></script>')
 CONFIG = re.compile(r'(<script id="__config" type="application/json">)(?P<json>.*?)(</script>)', re.S)
 HAN_WORD = re.compile(r"^[\u3400-\u4dbf\u4e00-\u9fff]{2,}$")
 
@@ -86,6 +93,38 @@ def snapshot(search) -> dict:
 
 
 CODE_BLOCK = re.compile(r"<pre>.*?</pre>", re.S)
+PRE = re.compile(r"(<pre\b[^>]*>)(.*?)(</pre>)", re.S)
+TAG = re.compile(r"<[^>]*>")
+
+
+def index_without_code(search) -> None:
+    """Have the theme's search plugin read each page with its code blocks emptied (a mark left in
+    each), for the language being built (after its ``on_config``, which makes the index).
+
+    The index drops every code block (``without_code_blocks``) and the theme's parser, pure Python,
+    spent most of its time on the highlighted code's tags (a span per token and per line): 85 % of
+    the tags of the chapter pages. The parser keeps a code block as ``<pre>``, its text and
+    ``</pre>``, so a block emptied to a mark is dropped as the whole block was, and the indexes are
+    the same; a block of only white space, which the parser drops itself, is left as it is. The
+    page itself keeps its code: only what the parser reads is emptied."""
+    index = search.search_index
+    add = index.add_entry_from_context
+
+    def add_entry_from_context(page):
+        content = page.content
+        page.content = PRE.sub(_emptied, content) if content else content
+        try:
+            add(page)
+        finally:
+            page.content = content
+
+    index.add_entry_from_context = add_entry_from_context
+
+
+def _emptied(match: re.Match) -> str:
+    if not html.unescape(TAG.sub("", match[2])).strip():
+        return match[0]
+    return match[1] + "code" + match[3]
 
 
 def without_code_blocks(text: str) -> str:
@@ -115,15 +154,29 @@ def write_indexes(site_dir: Path, indexes: dict[str, dict], default: str) -> dic
     return sizes
 
 
+def index_version(pages, search) -> str:
+    """A version of the language's index, known before any page is written (``on_env``): a digest
+    of what the index is made from, each searchable page's address, title and content, and the
+    search settings. A page's version changes whenever its language's index may have."""
+    digest = hashlib.sha256(json.dumps(snapshot(search)["config"], sort_keys=True, default=str).encode("utf-8"))
+    for page in pages:
+        if page is None or (page.meta.get("search") or {}).get("exclude"):
+            continue
+        for part in (page.url, page.title or "", page.content or ""):
+            digest.update(part.encode("utf-8") + b"\0")
+    return digest.hexdigest()[:16]
+
+
 def language_root(lang: str, default: str) -> str:
     """The language's folder, relative to the site's root ("" for the default language)."""
     return "" if lang == default else f"{lang}/"
 
 
-def page_config(output: str, root: str) -> str:
+def page_config(output: str, root: str, version: str | None = None) -> str:
     """A page (or 404 page) whose theme configuration has the language's folder (``root``,
     relative to the site's root) as its ``base``, and the query-normalising worker beside the
-    theme's own, which it loads (named in its query string)."""
+    theme's own, which it loads (named in its query string); with the index's ``version``, the
+    script that keeps the index for the session, just before the theme's own script."""
     match = CONFIG.search(output)
     if not match:
         return output
@@ -135,4 +188,8 @@ def page_config(output: str, root: str) -> str:
     folder, _, theme_worker = settings["search"].split("?", 1)[0].rpartition("/")
     settings["search"] = f"{folder}/{WORKER}?theme={theme_worker}" if folder else f"{WORKER}?theme={theme_worker}"
     text = json.dumps(settings).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-    return output[: match.start("json")] + text + output[match.end("json"):]
+    output = output[: match.start("json")] + text + output[match.end("json"):]
+    if version:
+        output = BUNDLE.sub(lambda m: f'<script src="{m["prefix"]}assets/javascripts/{CACHE_SCRIPT}" '
+                                      f'data-index="{version}"></script>{m[0]}', output, count=1)
+    return output
