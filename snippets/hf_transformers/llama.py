@@ -286,6 +286,12 @@ if every["layer_idx"]:
         hint["same_tokens"] = same_tokens(generate())
     hint["tried"] = True
     fix["hint"] = hint
+    # where the guard on layer_idx comes from now: the last "(... in ...)"
+    at = re.findall(r"\(([^()]* in \w+)\)", hint["example"])
+    hint["specialized_at"] = at[-1] if at else ""
+    hint["example"] = re.split(r"\s+# ", hint["example"])[0]
+    print("with the flag, the guard on layer_idx is made at:",
+          hint["specialized_at"] or "(not given)")
 fix["forward"] = forward
 labels = {"regional": "each layer, recompile limit 8",
           "every": "each layer, limit 64",
