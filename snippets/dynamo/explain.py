@@ -19,7 +19,7 @@ def bar(a, b):
 a = torch.randn(10, device=device)
 b = torch.randn(10, device=device)
 
-# %% explain
+# %% explain glue=explained
 explanation = torch._dynamo.explain(bar)(a, b)
 print("graph count:", explanation.graph_count)
 print("graph break count:", explanation.graph_break_count)
@@ -27,11 +27,14 @@ for number, reason in enumerate(explanation.break_reasons, start=1):
     print(f"break {number}: {reason.reason}")
     for frame in reason.user_stack:
         print(f"  at {frame.name}, line {frame.lineno}: {frame.line}")
+explained = {"graphs": explanation.graph_count,
+             "breaks": explanation.graph_break_count}
 
-# %% explain-old-form
+# %% explain-old-form glue=old_form
 # Deprecated form: the arguments passed straight to explain()
 old_style = torch._dynamo.explain(bar, a, b)
 print("graph count:", old_style.graph_count)
+old_form = {"graphs": old_style.graph_count}
 
 # %% fullgraph raises="torch._dynamo.exc.Unsupported"
 opt_bar = torch.compile(bar, fullgraph=True)

@@ -8,7 +8,7 @@ import torch
 
 device = "cuda" if torch.cuda.is_available() else "cpu"
 
-# %% tabular-backend
+# %% tabular-backend glue=soft_clip_run
 graphs_seen = 0
 
 
@@ -31,7 +31,9 @@ compiled = torch.compile(soft_clip, backend=tabular_backend)
 x = torch.randn(4, 8, device=device)
 scale = torch.randn(8, device=device)
 out = compiled(x, scale)
-print("same as eager:", torch.allclose(out, soft_clip(x, scale)))
+same_as_eager = torch.allclose(out, soft_clip(x, scale))
+print("same as eager:", same_as_eager)
+soft_clip_run = {"graphs": graphs_seen, "same_as_eager": same_as_eager}
 
 # %% graph-module-code
 # The same graph, as the Python code FX generates for GraphModule.forward
@@ -49,7 +51,7 @@ torch.compile(soft_clip, backend=keep_graph)(x, scale)
 print(type(captured).__name__)
 print(captured.code.strip())
 
-# %% first-branch
+# %% first-branch glue=first_call
 def bar(a, b):
     x = a / (a.abs() + 1)
     if b.sum() < 0:
@@ -65,15 +67,18 @@ a = torch.randn(10, device=device)
 b = torch.rand(10, device=device)  # values in [0, 1): b.sum() >= 0
 out = opt_bar(a, b)
 print("graphs compiled so far:", graphs_seen)
+first_call = {"graphs": graphs_seen}
 
-# %% second-branch
+# %% second-branch glue=other_branch
 out_neg = opt_bar(a, -b)  # -b takes the other branch
 print("graphs compiled so far:", graphs_seen)
+other_branch = {"graphs": graphs_seen}
 
-# %% cached-graphs
+# %% cached-graphs glue=cached
 # New values that take each branch again: every graph is reused
 a2 = torch.randn(10, device=device)
 b2 = torch.rand(10, device=device)
 for args in [(a2, b2), (a2, -b2)]:
     print("same as eager:", torch.allclose(opt_bar(*args), bar(*args)))
 print("graphs compiled so far:", graphs_seen)
+cached = {"graphs": graphs_seen}

@@ -31,8 +31,14 @@ torch._logging.set_logs(guards=True)
 opt_bar(a, b)
 torch._logging.set_logs()
 
-# %% recompile-logs
+# %% recompile-logs glue=new_graphs
+from torch._dynamo.utils import counters
+
 torch._logging.set_logs(recompiles=True)
+before = counters["stats"]["unique_graphs"]  # graphs compiled so far
 opt_bar(a, -b)  # the other branch: a new resume function, compiled for the first time
+between = counters["stats"]["unique_graphs"]
 opt_bar(a.double(), b.double())  # float64 inputs fail the float32 guards
 torch._logging.set_logs()
+new_graphs = {"other_branch": between - before,
+              "float64": counters["stats"]["unique_graphs"] - between}

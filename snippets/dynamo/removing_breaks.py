@@ -19,7 +19,7 @@ def bar(a, b):
 a = torch.randn(10, device=device)
 b = torch.rand(10, device=device)  # b.sum() >= 0, and -b takes the other branch
 
-# %% with-where
+# %% with-where glue=where_agrees
 def bar_where(a, b):
     x = a / (a.abs() + 1)
     b = torch.where(b.sum() < 0, -b, b)  # both sides computed, one picked per element
@@ -27,10 +27,12 @@ def bar_where(a, b):
 
 
 opt_where = torch.compile(bar_where, fullgraph=True)
+where_agrees = []  # same as eager, for b and for -b
 for b_in in (b, -b):
-    print("same as eager:", torch.allclose(opt_where(a, b_in), bar(a, b_in)))
+    where_agrees.append(torch.allclose(opt_where(a, b_in), bar(a, b_in)))
+    print("same as eager:", where_agrees[-1])
 
-# %% with-cond
+# %% with-cond glue=cond_agrees
 def bar_cond(a, b):
     x = a / (a.abs() + 1)
     return torch.cond(
@@ -42,15 +44,20 @@ def bar_cond(a, b):
 
 
 opt_cond = torch.compile(bar_cond, fullgraph=True)
+cond_agrees = []  # same as eager, for b and for -b
 for b_in in (b, -b):
-    print("same as eager:", torch.allclose(opt_cond(a, b_in), bar(a, b_in)))
+    cond_agrees.append(torch.allclose(opt_cond(a, b_in), bar(a, b_in)))
+    print("same as eager:", cond_agrees[-1])
 
-# %% explain-rewrites
+# %% explain-rewrites glue=rewrites
+rewrites = {}
 for fn in (bar, bar_where, bar_cond):
     report = torch._dynamo.explain(fn)(a, b)
     print(f"{fn.__name__:10} graphs: {report.graph_count}  breaks: {report.graph_break_count}")
+    rewrites[fn.__name__] = {"graphs": report.graph_count,
+                             "breaks": report.graph_break_count}
 
-# %% print-breaks
+# %% print-breaks glue=print_step
 def step_with_print(x):
     h = torch.relu(x)
     print("relu done")  # a side effect on the host, not a tensor operation
@@ -61,8 +68,9 @@ report = torch._dynamo.explain(step_with_print)(a)
 print("graph count:", report.graph_count)
 for reason in report.break_reasons:
     print("break:", reason.reason)
+print_step = {"graphs": report.graph_count}
 
-# %% item-breaks
+# %% item-breaks glue=item_step
 def step_with_item(x):
     h = torch.relu(x)
     peak = h.max().item()  # a Python float: the value must be copied to the host
@@ -73,14 +81,16 @@ report = torch._dynamo.explain(step_with_item)(a)
 print("graph count:", report.graph_count)
 for reason in report.break_reasons:
     print("break:", reason.reason)
+item_step = {"graphs": report.graph_count}
 
-# %% capture-scalars
+# %% capture-scalars glue=scalar_step
 # Let Dynamo keep .item() in the graph as a symbolic scalar
 with torch._dynamo.config.patch(capture_scalar_outputs=True):
     report = torch._dynamo.explain(step_with_item)(a)
     opt_item = torch.compile(step_with_item, fullgraph=True)
     print("graph count:", report.graph_count)
     print("same as eager:", torch.allclose(opt_item(a), step_with_item(a)))
+scalar_step = {"graphs": report.graph_count}
 
 # %% move-print-out
 def quiet_step(x):
@@ -92,7 +102,7 @@ opt_quiet = torch.compile(quiet_step, fullgraph=True)
 out, mean = opt_quiet(a)
 print("mean activation:", mean.item())  # .item() and print() now run in eager code
 
-# %% disable-helper
+# %% disable-helper glue=disabled_step
 @torch.compiler.disable
 def log_mean(h):
     print("mean activation:", h.mean().item())
@@ -108,3 +118,4 @@ report = torch._dynamo.explain(logged_step)(a)
 print("graph count:", report.graph_count)
 for reason in report.break_reasons:
     print("break:", reason.reason)
+disabled_step = {"graphs": report.graph_count}

@@ -28,11 +28,14 @@ for i in range(3):
     out = step(x, w1, w2)
 print("same as eager:", torch.allclose(out, mlp_step(x, w1, w2), rtol=1e-2, atol=1e-2))
 
-# %% reduce-overhead-overwrite
+# %% reduce-overhead-overwrite glue=overwritten
 first = step(x, w1, w2)
 second = step(x + 1, w1, w2)  # replays the graph into the same output memory
-print("first and second share memory:", first.data_ptr() == second.data_ptr())
-print("first still holds the result for x:", torch.allclose(first, mlp_step(x, w1, w2), rtol=1e-2, atol=1e-2))
+shared = first.data_ptr() == second.data_ptr()
+print("first and second share memory:", shared)
+kept = torch.allclose(first, mlp_step(x, w1, w2), rtol=1e-2, atol=1e-2)
+print("first still holds the result for x:", kept)
+overwritten = {"shared_memory": shared, "first_holds_x": kept}
 
 # %% reduce-overhead-error raises="RuntimeError"
 fresh = torch.compile(lambda x, w1, w2: torch.tanh(x @ w1) @ w2, mode="reduce-overhead")
@@ -40,19 +43,22 @@ first = fresh(x, w1, w2)  # the first calls are recorded, and checked
 second = fresh(x + 1, w1, w2)
 print(first.sum())
 
-# %% reduce-overhead-keep-outputs
+# %% reduce-overhead-keep-outputs glue=kept_outputs
 first = step(x, w1, w2).clone()  # a copy survives the next replay
 second = step(x + 1, w1, w2)
-print("cloned first holds the result for x:", torch.allclose(first, mlp_step(x, w1, w2), rtol=1e-2, atol=1e-2))
+cloned = torch.allclose(first, mlp_step(x, w1, w2), rtol=1e-2, atol=1e-2)
+print("cloned first holds the result for x:", cloned)
 
 # several calls in one iteration: mark where each iteration starts
 for iteration in range(3):
     torch.compiler.cudagraph_mark_step_begin()
     first = step(x, w1, w2)
     second = step(x + 1, w1, w2)
-print("with marked steps, first holds the result for x:", torch.allclose(first, mlp_step(x, w1, w2), rtol=1e-2, atol=1e-2))
+marked = torch.allclose(first, mlp_step(x, w1, w2), rtol=1e-2, atol=1e-2)
+print("with marked steps, first holds the result for x:", marked)
+kept_outputs = {"cloned": cloned, "marked_steps": marked}
 
-# %% max-autotune
+# %% max-autotune glue=relative_difference
 a = torch.randn(1024, 1024, device=device, dtype=torch.float16)
 b = torch.randn(1024, 1024, device=device, dtype=torch.float16)
 
@@ -63,4 +69,5 @@ def matmul(a, b):
 
 
 out, ref = matmul(a, b), a @ b
-print(f"largest difference from eager, relative: {((out - ref).abs().max() / ref.abs().max()).item():.1e}")
+relative_difference = ((out - ref).abs().max() / ref.abs().max()).item()
+print(f"largest difference from eager, relative: {relative_difference:.1e}")

@@ -41,15 +41,19 @@ def count_ops(gm, example_inputs):
 out = torch.compile(gelu_mix, backend=count_ops)(x)
 print("matches eager:", torch.allclose(out, expected))
 
-# %% fullgraph-off
+# %% fullgraph-off glue=split
 def with_print(x):
     y = torch.relu(x)
     print("a Python side effect inside the function")
     return y * 2
 
 
+from torch._dynamo.utils import counters
+
 torch._dynamo.reset()
+before = counters["stats"]["unique_graphs"]  # graphs compiled so far
 torch.compile(with_print, backend=count_ops)(x)
+split = {"graphs": counters["stats"]["unique_graphs"] - before}
 
 # %% fullgraph-on raises="torch._dynamo.exc.Unsupported"
 torch._dynamo.reset()
@@ -61,11 +65,12 @@ print(len(options), "Inductor options")
 for key in ["max_autotune", "epilogue_fusion", "triton.cudagraphs", "coordinate_descent_tuning"]:
     print(f"{key} = {torch._inductor.config.get_config_copy()[key]!r}")
 
-# %% pass-options
+# %% pass-options glue=passed
 torch._dynamo.reset()
 tuned = torch.compile(gelu_mix, options={"coordinate_descent_tuning": True, "epilogue_fusion": False})
 print("matches eager:", torch.allclose(tuned(x), expected, atol=1e-6))
 print("global coordinate_descent_tuning:", torch._inductor.config.coordinate_descent_tuning)
+passed = {"global_tuning": torch._inductor.config.coordinate_descent_tuning}
 
 # %% mode-and-options raises="RuntimeError"
 torch.compile(gelu_mix, mode="max-autotune", options={"epilogue_fusion": False})
@@ -76,12 +81,13 @@ try:
 except RuntimeError as error:
     print(type(error).__name__, str(error)[:70], "...")
 
-# %% disable
+# %% disable glue=disabled
 not_compiled = torch.compile(gelu_mix, disable=True)
 print(type(not_compiled).__name__, not_compiled is gelu_mix)
 print("matches eager:", torch.allclose(not_compiled(x), expected))
+disabled = {"unchanged": not_compiled is gelu_mix}
 
-# %% reset
+# %% reset glue=reset_graphs
 graphs = []
 
 
@@ -94,6 +100,8 @@ compiled = torch.compile(gelu_mix, backend=remember)
 compiled(x)
 compiled(x)
 print("graphs after two calls:", len(graphs))
+reset_graphs = {"two_calls": len(graphs)}
 torch.compiler.reset()  # drop every compiled graph and guard
 compiled(x)
 print("graphs after reset and one more call:", len(graphs))
+reset_graphs["after_reset"] = len(graphs)

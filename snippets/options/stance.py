@@ -33,22 +33,25 @@ model_fn = torch.compile(softplus_norm, backend=graphs, dynamic=False)
 print("first call:")
 model_fn(torch.randn(8, 16, device=device))
 
-# %% force-eager
+# %% force-eager glue=force_eager
 print("stance: force_eager")
 with torch.compiler.set_stance("force_eager"):
     out = model_fn(torch.randn(32, 16, device=device))  # new shape, but nothing compiles
 print("graphs compiled:", graphs.count)
+force_eager = {"graphs": graphs.count}
 
-# %% eager-on-recompile
+# %% eager-on-recompile glue=eager_on_recompile
 print("stance: eager_on_recompile")
 with torch.compiler.set_stance("eager_on_recompile"):
     model_fn(torch.randn(8, 16, device=device))  # known shape: the compiled graph runs
     model_fn(torch.randn(64, 16, device=device))  # new shape: runs eagerly
 print("graphs compiled:", graphs.count)
+eager_on_recompile = {"graphs_under_stance": graphs.count}
 
 print("stance: default")
 model_fn(torch.randn(64, 16, device=device))  # the same new shape compiles now
 print("graphs compiled:", graphs.count)
+eager_on_recompile["graphs_then_default"] = graphs.count
 
 # %% fail-on-recompile raises="RuntimeError"
 with torch.compiler.set_stance("fail_on_recompile"):
@@ -56,7 +59,7 @@ with torch.compiler.set_stance("fail_on_recompile"):
     print("known shape ran")
     model_fn(torch.randn(128, 16, device=device))  # would recompile: raises
 
-# %% stance-decorator
+# %% stance-decorator glue=decorated
 @torch.compiler.set_stance("force_eager")
 def reference(x):
     """Always runs the eager version of everything it calls."""
@@ -65,8 +68,11 @@ def reference(x):
 
 before = graphs.count
 out = reference(torch.randn(256, 16, device=device))
-print("graphs compiled inside the decorated function:", graphs.count - before)
+inside = graphs.count - before
+print("graphs compiled inside the decorated function:", inside)
 
 print("outside it, the default stance is back:")
 model_fn(torch.randn(256, 16, device=device))
 print("graphs compiled:", graphs.count)
+decorated = {"graphs_inside": inside,
+             "graphs_outside": graphs.count - before - inside}

@@ -11,7 +11,7 @@ import torch
 
 device = "cuda" if torch.cuda.is_available() else "cpu"
 
-# %% deprecation-warnings
+# %% deprecation-warnings glue=deprecations
 def double(x):
     return x * 2
 
@@ -23,6 +23,7 @@ with warnings.catch_warnings(record=True) as caught:
     torch.jit.trace(double, (torch.ones(2, device=device),))
 
 messages = dict.fromkeys(f"{w.category.__name__}: {w.message}" for w in caught)
+deprecations = sum(m.startswith("DeprecationWarning") for m in messages)
 print(torch.__version__)
 print("\n".join(messages))
 
@@ -40,7 +41,7 @@ y = torch.randn(4, 4, device=device)
 
 torch.export.export(FlipIfNegative(), (x_pos, y))
 
-# %% export-cond
+# %% export-cond glue=exported_agrees
 class FlipIfNegativeCond(torch.nn.Module):
     def forward(self, x, y):
         # both branches are captured; the choice is made at run time.
@@ -52,5 +53,7 @@ exported = torch.export.export(FlipIfNegativeCond(), (x_pos, y))
 print(exported.graph_module.code.strip())
 
 runnable = exported.module()
-print("same as eager, x_pos:", torch.equal(runnable(x_pos, y), y))
-print("same as eager, x_neg:", torch.equal(runnable(x_neg, y), -y))
+exported_agrees = {"x_pos": torch.equal(runnable(x_pos, y), y),
+                   "x_neg": torch.equal(runnable(x_neg, y), -y)}
+print("same as eager, x_pos:", exported_agrees["x_pos"])
+print("same as eager, x_neg:", exported_agrees["x_neg"])

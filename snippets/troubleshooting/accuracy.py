@@ -60,7 +60,7 @@ print(f"bfloat16 eager vs compiled: {bfloat16_error['gap']:.1e}")
 print(f"bfloat16 eager    vs float64: {bfloat16_error['eager']:.1e}")
 print(f"bfloat16 compiled vs float64: {bfloat16_error['compiled']:.1e}")
 
-# %% dropout-random
+# %% dropout-random glue=inductor_mask_same
 def noisy(t):
     return torch.nn.functional.dropout(t, p=0.5, training=True)
 
@@ -69,12 +69,14 @@ torch.manual_seed(0)
 eager_mask = noisy(x) != 0
 torch.manual_seed(0)
 compiled_mask = torch.compile(noisy)(x) != 0
-print("same dropout mask:", torch.equal(eager_mask, compiled_mask))
+inductor_mask_same = torch.equal(eager_mask, compiled_mask)
+print("same dropout mask:", inductor_mask_same)
 
-# %% dropout-fallback-random
+# %% dropout-fallback-random glue=fallback_mask_same
 torch._inductor.config.fallback_random = True  # use eager's random number generator
 torch._dynamo.reset()
 torch.manual_seed(0)
 compiled_mask = torch.compile(noisy)(x) != 0
-print("same dropout mask:", torch.equal(eager_mask, compiled_mask))
+fallback_mask_same = torch.equal(eager_mask, compiled_mask)
+print("same dropout mask:", fallback_mask_same)
 torch._inductor.config.fallback_random = False

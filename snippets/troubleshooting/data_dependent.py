@@ -28,16 +28,20 @@ torch._dynamo.reset()
 out = torch.compile(positives_doubled, fullgraph=True)(x)
 print(out.shape)
 
-# %% capture-dynamic-output-shapes
+# %% capture-dynamic-output-shapes glue=unbacked
 torch._dynamo.reset()
 torch._dynamo.config.capture_dynamic_output_shape_ops = True
 
+from torch._dynamo.utils import counters
+
 torch._logging.set_logs(graph_breaks=True, recompiles=True)
+before = counters["stats"]["unique_graphs"]  # graphs compiled so far
 compiled = torch.compile(positives_doubled)
 for _ in range(3):  # same size, different data: a different number kept each time
     t = torch.randn(1000, device=device)
     print("kept", compiled(t).shape[0], "of 1000")
 torch._logging.set_logs()
+unbacked = {"graphs": counters["stats"]["unique_graphs"] - before}
 
 # %% capture-scalar-outputs
 torch._dynamo.reset()

@@ -34,14 +34,15 @@ torch._inductor.config.triton.inject_relu_bug_TESTING_ONLY = "compile_error"
 torch._dynamo.reset()
 torch.compile(layer)(x)
 
-# %% suppress-errors
+# %% suppress-errors glue=suppressed
 torch._dynamo.config.suppress_errors = True  # on a compile error: log it, run eagerly
 torch._dynamo.reset()
 out = torch.compile(layer)(x)
 torch._dynamo.config.suppress_errors = False
-print("ran eagerly, result correct:", torch.equal(out, layer(x)))
+suppressed = {"result_correct": torch.equal(out, layer(x))}
+print("ran eagerly, result correct:", suppressed["result_correct"])
 
-# %% bisect-by-backend
+# %% bisect-by-backend glue=backends
 def try_backend(backend):
     torch._dynamo.reset()
     try:
@@ -51,10 +52,12 @@ def try_backend(backend):
     return "ok" if torch.allclose(out, layer(x)) else "wrong result"
 
 
+backends = {}  # backend -> what happened
 for backend in ("eager", "aot_eager", "aot_eager_decomp_partition", "inductor"):
-    print(f"{backend:28} {try_backend(backend)}")
+    backends[backend] = try_backend(backend)
+    print(f"{backend:28} {backends[backend]}")
 
-# %% compiler-bisector
+# %% compiler-bisector glue=bisected
 from torch._inductor.compiler_bisector import CompilerBisector
 
 # A quieter but worse bug: relu(x) silently computes x + 1.
@@ -68,4 +71,5 @@ def compiled_matches_eager():
 
 result = CompilerBisector.do_bisect(compiled_matches_eager)
 print(result)
+bisected = vars(result) if result else None  # None: no stage failed
 torch._inductor.config.triton.inject_relu_bug_TESTING_ONLY = None

@@ -12,14 +12,15 @@ import torch
 device = "cuda" if torch.cuda.is_available() else "cpu"
 x = torch.randn(4096, device=device)
 
-# %% item-warning
+# %% item-warning glue=result_ok
 def normalize(x):
     scale = x.abs().max().item()  # a Python float: the graph must end here
     return x / scale
 
 
 out = torch.compile(normalize)(x)
-print("result ok:", torch.allclose(out, normalize(x)))
+result_ok = torch.allclose(out, normalize(x))
+print("result ok:", result_ok)
 
 # %% print-graph-break
 def noisy(x):
@@ -41,7 +42,7 @@ def stamped(x):
 
 _ = torch.compile(stamped)(x)
 
-# %% explain
+# %% explain glue=messy_explained
 def messy(x):
     y = torch.sin(x)
     print("step done")
@@ -57,6 +58,8 @@ print("graphs:", explanation.graph_count, " graph breaks:", explanation.graph_br
 for reason in explanation.break_reasons:
     where = reason.user_stack[-1].line.strip()  # the source line of the break
     print(f"- {where:32} {reason.reason.splitlines()[0]}")
+messy_explained = {"graphs": explanation.graph_count,
+                   "breaks": explanation.graph_break_count}
 
 # %% fullgraph-unsupported raises="torch._dynamo.exc.Unsupported"
 def clip_if_positive(x):

@@ -30,7 +30,7 @@ tf32["relative"] = tf32["difference"] / tf32["magnitude"]
 print(f"largest difference to full float32: {tf32['difference']:.1e}")
 print(f"largest output magnitude:           {tf32['magnitude']:.1e}")
 
-# %% cudagraphs-mutated-input
+# %% cudagraphs-mutated-input glue=mutated
 def add_one_then_sin(t):
     t.add_(1.0)  # mutates its input in place
     return t.sin()
@@ -41,6 +41,7 @@ f = torch.compile(add_one_then_sin, mode="reduce-overhead")
 for _ in range(3):
     f(torch.randn(1024, device=device))
 print("cudagraph skips:", counters["inductor"]["cudagraph_skips"])
+mutated = {"cudagraph_skips": counters["inductor"]["cudagraph_skips"]}
 
 # %% cudagraphs-overwritten raises="RuntimeError"
 def double(t):
@@ -52,17 +53,21 @@ first = double_graph(x)
 second = double_graph(x + 1)  # a new run reuses the same output memory
 print(first.sum())  # reading the first result
 
-# %% cudagraphs-silent
+# %% cudagraphs-silent glue=silent
 for _ in range(3):  # now the recorded graph is simply replayed
     double_graph(x)
 
 first = double_graph(x)
 second = double_graph(x + 1)
-print("first still holds x * 2:", torch.equal(first, x * 2))
-print("first now holds (x + 1) * 2:", torch.equal(first, (x + 1) * 2))
+silent = {"first_holds_x": torch.equal(first, x * 2),
+          "first_holds_next": torch.equal(first, (x + 1) * 2)}
+print("first still holds x * 2:", silent["first_holds_x"])
+print("first now holds (x + 1) * 2:", silent["first_holds_next"])
 
-# %% cudagraphs-clone
+# %% cudagraphs-clone glue=cloned
 first = double_graph(x).clone()  # copy out before the next replay
 second = double_graph(x + 1)
-print("first holds x * 2:", torch.equal(first, x * 2))
-print("second holds (x + 1) * 2:", torch.equal(second, (x + 1) * 2))
+cloned = {"first_holds_x": torch.equal(first, x * 2),
+          "second_holds_next": torch.equal(second, (x + 1) * 2)}
+print("first holds x * 2:", cloned["first_holds_x"])
+print("second holds (x + 1) * 2:", cloned["second_holds_next"])

@@ -4,7 +4,7 @@
 # exclusive = false
 # ///
 
-# %% setup
+# %% setup glue=default_limit
 import torch
 from torch._dynamo.utils import counters
 
@@ -15,17 +15,20 @@ def scaled_softmax(x):
     return torch.softmax(x * 0.5, dim=-1)
 
 
-print("recompile limit:", torch._dynamo.config.recompile_limit)
+default_limit = torch._dynamo.config.recompile_limit
+print("recompile limit:", default_limit)
 
-# %% recompile-log
+# %% recompile-log glue=new_widths
 compiled = torch.compile(scaled_softmax, dynamic=False)  # every new shape: a new graph
 
 torch._logging.set_logs(recompiles=True)  # same as TORCH_LOGS="recompiles"
+before = counters["stats"]["unique_graphs"]  # graphs compiled so far
 for n in (8, 16, 32):
     compiled(torch.randn(4, n, device=device))
 torch._logging.set_logs()
+new_widths = {"graphs": counters["stats"]["unique_graphs"] - before}
 
-# %% recompile-limit
+# %% recompile-limit glue=limited
 torch._dynamo.reset()
 torch._dynamo.config.recompile_limit = 4  # default 8; lowered to keep the log short
 compiled = torch.compile(scaled_softmax, dynamic=False)
@@ -34,8 +37,10 @@ counters.clear()
 for n in range(1, 8):
     compiled(torch.randn(4, n, device=device))
 print("graphs compiled:", counters["stats"]["unique_graphs"])
+limited = {"graphs": counters["stats"]["unique_graphs"],
+           "limit": torch._dynamo.config.recompile_limit}
 
-# %% dynamic-fix
+# %% dynamic-fix glue=dynamic_graphs
 torch._dynamo.reset()
 torch._dynamo.config.recompile_limit = 8
 compiled = torch.compile(scaled_softmax)  # default: a size that changes becomes dynamic
@@ -46,3 +51,4 @@ for n in range(1, 8):
     compiled(torch.randn(4, n, device=device))
 torch._logging.set_logs()
 print("graphs compiled:", counters["stats"]["unique_graphs"])
+dynamic_graphs = {"graphs": counters["stats"]["unique_graphs"]}
