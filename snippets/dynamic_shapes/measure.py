@@ -60,7 +60,7 @@ settings = {  # short key: (name in the table, torch.compile arguments)
 }
 
 results, steps, counters = {}, {}, {}
-for salt, (key, (name, kwargs)) in enumerate(settings.items(), start=1):
+for salt, (key, (_, kwargs)) in enumerate(settings.items(), start=1):
     counters[key] = counter = GraphCounter()
     block = make_block(1.0 + salt / 1000, f"block_{key}")
     compiled = torch.compile(block, backend=counter, **kwargs)
