@@ -10,10 +10,11 @@ import subprocess
 import sys
 import tempfile
 import textwrap
-import time
 
 import torch
 from torch._dynamo.utils import counters
+
+import timing  # the guide's timing helpers, which the processes below use
 
 device = "cuda" if torch.cuda.is_available() else "cpu"
 
@@ -31,24 +32,17 @@ MODEL_CODE = textwrap.dedent("""
 """)
 exec(MODEL_CODE)
 
-
-def first_call_seconds(model, x):
-    """Time one call of a freshly compiled model: this is the compile time."""
-    torch.cuda.synchronize()
-    start = time.perf_counter()
-    model(x)
-    torch.cuda.synchronize()
-    return time.perf_counter() - start
-
-
 x = torch.randn(16, 3, 64, 64, device=device)
 
 # %% cold-and-warm glue=compiles
 def cache_counts():
-    """Lookups in Inductor's FX graph cache and in AOTAutograd's cache since counters.clear()."""
+    """Lookups in Inductor's FX graph cache and in AOTAutograd's cache
+    since counters.clear() (read afresh: compiling replaces the objects)."""
     fx, aot = counters["inductor"], counters["aot_autograd"]
-    return {"fx_hits": fx["fxgraph_cache_hit"], "fx_misses": fx["fxgraph_cache_miss"],
-            "aot_hits": aot["autograd_cache_hit"], "aot_misses": aot["autograd_cache_miss"],
+    return {"fx_hits": fx["fxgraph_cache_hit"],
+            "fx_misses": fx["fxgraph_cache_miss"],
+            "aot_hits": aot["autograd_cache_hit"],
+            "aot_misses": aot["autograd_cache_miss"],
             "aot_bypasses": aot["autograd_cache_bypass"]}
 
 
@@ -57,10 +51,14 @@ model = build_model(device)
 for run in ("cold", "warm"):
     torch._dynamo.reset()  # drop every compiled graph held in memory
     counters.clear()
-    seconds = first_call_seconds(torch.compile(model), x)
+    compiled = torch.compile(model)
+    # the first call of a freshly compiled model: its compile time
+    seconds = timing.first_call(lambda: compiled(x))
     compiles[run] = c = {"seconds": seconds, **cache_counts()}
-    print(f"{run} compile: {seconds:4.1f} s   FX graph cache hits/misses: {c['fx_hits']}/{c['fx_misses']}"
-          f"   AOTAutograd cache hits/misses/bypasses: {c['aot_hits']}/{c['aot_misses']}/{c['aot_bypasses']}")
+    print(f"{run} compile: {seconds:4.1f} s")
+    print(f"  FX graph cache hits/misses: {c['fx_hits']}/{c['fx_misses']}")
+    print("  AOTAutograd cache hits/misses/bypasses: "
+          f"{c['aot_hits']}/{c['aot_misses']}/{c['aot_bypasses']}")
 
 # %% save-artifacts glue=artifacts
 artifact_bytes, cache_info = torch.compiler.save_cache_artifacts()
@@ -76,20 +74,18 @@ with open(artifact_path, "wb") as f:
 
 # %% fresh-process glue=fresh
 CHILD = MODEL_CODE + textwrap.dedent("""
-    import sys, time
+    import sys
+    from timing import first_call
 
-    if len(sys.argv) > 1:  # a path to saved artifacts
-        with open(sys.argv[1], "rb") as f:
+    device = sys.argv[1]
+    if len(sys.argv) > 2:  # a path to saved artifacts
+        with open(sys.argv[2], "rb") as f:
             torch.compiler.load_cache_artifacts(f.read())
 
     torch.manual_seed(0)
-    model = torch.compile(build_model("cuda"))
-    x = torch.randn(16, 3, 64, 64, device="cuda")
-    torch.cuda.synchronize()
-    start = time.perf_counter()
-    model(x)
-    torch.cuda.synchronize()
-    print(f"{time.perf_counter() - start:.1f}")
+    model = torch.compile(build_model(device))
+    x = torch.randn(16, 3, 64, 64, device=device)
+    print(first_call(lambda: model(x)))  # its compile time, in seconds
 """)
 
 
@@ -97,13 +93,16 @@ def compile_in_fresh_process(*args):
     """Run CHILD in a new Python process whose compile caches start empty."""
     empty = tempfile.mkdtemp()
     env = dict(os.environ,
+               PYTHONPATH=os.path.dirname(os.path.abspath(timing.__file__)),
                TORCHINDUCTOR_CACHE_DIR=os.path.join(empty, "inductor"),
                TRITON_CACHE_DIR=os.path.join(empty, "triton"))
-    done = subprocess.run([sys.executable, "-c", CHILD, *args], env=env,
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run([sys.executable, "-c", CHILD, device, *args],
+                          env=env, capture_output=True, text=True,
+                          check=True)
     return float(done.stdout.split()[-1])
 
 
-fresh = {"empty_s": compile_in_fresh_process(), "loaded_s": compile_in_fresh_process(artifact_path)}
+fresh = {"empty_s": compile_in_fresh_process(),
+         "loaded_s": compile_in_fresh_process(artifact_path)}
 print(f"fresh process, empty cache:       {fresh['empty_s']:5.1f} s")
 print(f"fresh process, artifacts loaded:  {fresh['loaded_s']:5.1f} s")

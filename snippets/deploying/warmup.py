@@ -5,11 +5,11 @@
 # ///
 
 # %% setup
-import time
-
 import torch
 from tabulate import tabulate
 from torch import nn
+
+import timing  # the guide's timing helpers (snippets/_shared/timing.py)
 
 device = "cuda" if torch.cuda.is_available() else "cpu"
 
@@ -22,15 +22,21 @@ def build_model():
     ).to(device).eval()
 
 
-def request_ms(model, batch_size):
-    """Serve one request of batch_size rows; return its latency in milliseconds."""
+def request(model, batch_size):
+    """A request of batch_size rows: a function that serves it."""
     x = torch.randn(batch_size, 512, device=device)
-    torch.cuda.synchronize()
-    start = time.perf_counter()
-    with torch.inference_mode():
-        model(x)
-    torch.cuda.synchronize()
-    return (time.perf_counter() - start) * 1000
+
+    def serve():
+        with torch.inference_mode():
+            return model(x)
+
+    return serve
+
+
+def first_request_ms(model, batch_size):
+    """Latency from idle of one request, in milliseconds: wait for the GPU,
+    start the clock, serve, wait for the GPU again, stop the clock."""
+    return timing.first_call(request(model, batch_size)) * 1000
 
 
 SERVED_BATCH_SIZES = [1, 8, 32]  # the sizes this service will see
@@ -41,25 +47,33 @@ server = torch.compile(model)
 
 rows, cold = [], {}
 for bs in SERVED_BATCH_SIZES:
-    first = request_ms(server, bs)
-    second = request_ms(server, bs)
-    rows.append([bs, f"{first:.1f}", f"{second:.2f}"])
-    cold[f"bs{bs}"] = {"first_ms": first, "next_ms": second}
-print(tabulate(rows, headers=["batch size", "first request ms", "next request ms"]))
+    first = first_request_ms(server, bs)
+    later = timing.latency(request(server, bs))  # 15 rounds, once warmed
+    spread = f"({later['p10']:.2f}–{later['p90']:.2f})"
+    rows.append([bs, f"{first:.1f}", f"{later['ms']:.2f} {spread}"])
+    cold[f"bs{bs}"] = {"first_ms": first, "next_ms": later["ms"],
+                       "next": later}
+print(tabulate(rows, headers=["batch size", "first request ms",
+                              "later requests ms"]))
 
 # %% warm-up-at-startup glue=warm
 torch._dynamo.reset()  # forget the compiled code: a new server process
 server = torch.compile(build_model())
 
-start = time.perf_counter()
-for bs in SERVED_BATCH_SIZES:  # the sizes, device and grad mode of real traffic
-    for _ in range(2):
-        request_ms(server, bs)
-warm = {"warmup_s": time.perf_counter() - start}
+
+def warm_up():
+    for bs in SERVED_BATCH_SIZES:  # the sizes, device and grad mode of
+        for _ in range(2):         # real traffic
+            request(server, bs)()
+
+
+warm = {"warmup_s": timing.first_call(warm_up)}
 print(f"warm-up at startup: {warm['warmup_s']:.1f} s")
 
-warm.update({f"bs{bs}_ms": request_ms(server, bs) for bs in SERVED_BATCH_SIZES + [17]})
-rows = [[bs, f"{warm[f'bs{bs}_ms']:.2f}"] for bs in SERVED_BATCH_SIZES + [17]]
+rows = []
+for bs in SERVED_BATCH_SIZES + [17]:  # 17: a size the warm-up never used
+    warm[f"bs{bs}_ms"] = first_request_ms(server, bs)
+    rows.append([bs, f"{warm[f'bs{bs}_ms']:.2f}"])
 print(tabulate(rows, headers=["batch size", "first user request ms"]))
 
 # %% warm-up-mismatch glue=mismatch_ms
@@ -69,6 +83,6 @@ x = torch.randn(8, 512, device=device)
 server(x)  # warm-up by mistake with autograd enabled
 
 torch._logging.set_logs(recompiles=True)
-mismatch_ms = request_ms(server, 8)
+mismatch_ms = first_request_ms(server, 8)
 print(f"first request under inference_mode: {mismatch_ms:.1f} ms")
 torch._logging.set_logs()

@@ -5,43 +5,13 @@
 # ///
 
 # %% setup
-import statistics
-import time
-
 import torch
 from tabulate import tabulate
 
+import timing  # the guide's timing helpers (snippets/_shared/timing.py)
+
 device = "cuda" if torch.cuda.is_available() else "cpu"
 torch.set_float32_matmul_precision("high")
-
-
-def sync():
-    if device == "cuda":
-        torch.cuda.synchronize()
-
-
-def wall_ms(fn, *args):
-    """Wall time of one call in milliseconds, GPU work included."""
-    sync()
-    start = time.perf_counter()
-    fn(*args)
-    sync()
-    return (time.perf_counter() - start) * 1000
-
-
-def per_call_ms(fn, *args, calls=100, repeats=5):
-    """Median over repeats of the average time per call in a loop of calls."""
-    for _ in range(10):  # warm-up
-        fn(*args)
-    times = []
-    for _ in range(repeats):
-        sync()
-        start = time.perf_counter()
-        for _ in range(calls):
-            fn(*args)
-        sync()
-        times.append((time.perf_counter() - start) * 1000 / calls)
-    return statistics.median(times)
 
 
 class GraphCounter:
@@ -55,13 +25,19 @@ class GraphCounter:
         return torch._inductor.compile(gm, example_inputs)
 
 
-def make_block(salt):
-    # salt: a distinct constant per setting, so that no setting reuses kernels
-    # that an earlier one left in the compile caches
+def make_block(salt, name):
+    """The same small function for every setting, under a name of its own.
+
+    salt: a distinct constant per setting, so that no setting reuses kernels
+    that an earlier one left in the compile caches. name: TorchDynamo keeps
+    graphs, guards and the sizes it has seen per code object, so each setting
+    gets a code object of its own, and all stay compiled side by side.
+    """
     def block(x, w, b):
         h = torch.nn.functional.gelu(x @ w + b)
         return torch.nn.functional.layer_norm(h * salt + x, h.shape[-1:])
 
+    block.__code__ = block.__code__.replace(co_name=name, co_qualname=name)
     return block
 
 
@@ -72,7 +48,7 @@ sizes = [256, 384, 512, 768, 1024, 1536]
 inputs = [torch.randn(n, width, device=device) for n in sizes]
 print("batch sizes:", sizes)
 
-# pay one-time start-up costs (compiler imports, worker processes) before measuring
+# pay one-time start-up costs (compiler imports, worker processes) first
 torch.compile(lambda t: torch.relu(t) + 1)(torch.randn(8, device=device))
 
 # %% compare-settings glue=results
@@ -83,27 +59,44 @@ settings = {  # short key: (name in the table, torch.compile arguments)
     "mark_dynamic": ("mark_dynamic(x, 0)", {}),
 }
 
-rows, results = [], {}
-for salt, (key, (name, kwargs)) in enumerate(settings.items(), start=1):
-    torch._dynamo.reset()
-    counter = GraphCounter()
-    block = make_block(1.0 + salt / 1000)
+results, steps, counters = {}, {}, {}
+for salt, (key, (_, kwargs)) in enumerate(settings.items(), start=1):
+    counters[key] = counter = GraphCounter()
+    block = make_block(1.0 + salt / 1000, f"block_{key}")
     compiled = torch.compile(block, backend=counter, **kwargs)
-    if name.startswith("mark_dynamic"):
-        torch._dynamo.mark_dynamic(inputs[0], 0)
-
+    xs = [x.clone() for x in inputs]  # its own tensors: a mark stays on them
+    if key == "mark_dynamic":
+        torch._dynamo.mark_dynamic(xs[0], 0)
     # first call with each size: compile time (if any) plus one run
-    first_calls = sum(wall_ms(compiled, x, w, b) for x in inputs) / 1000
-    # steady state: time per call once compiled, averaged over the sizes
-    steady = statistics.mean(per_call_ms(compiled, x, w, b) for x in inputs)
-    rows.append([name, counter.count, f"{first_calls:.2f}", f"{steady:.3f}"])
-    results[key] = {"graphs": counter.count, "first_calls_s": first_calls, "steady_ms": steady}
+    first_calls = sum(timing.first_call(lambda: compiled(x, w, b))
+                      for x in xs)
+    results[key] = {"first_calls_s": first_calls}
+    steps[key] = lambda f=compiled, xs=xs: [f(x, w, b) for x in xs]
 
-eager = make_block(1.0)
-steady = statistics.mean(per_call_ms(eager, x, w, b) for x in inputs)
-rows.append(["eager (no compile)", 0, "-", f"{steady:.3f}"])
-results["eager"] = {"steady_ms": steady}
-compiled_steady = [r["steady_ms"] for k, r in results.items() if k != "eager"]
-results["compiled_steady_ms"] = {"min": min(compiled_steady), "max": max(compiled_steady)}
+eager = make_block(1.0, "block_eager")
+steps["eager"] = lambda: [eager(x, w, b) for x in inputs]
 
-print(tabulate(rows, headers=["setting", "graphs", "first calls (s)", "steady call (ms)"]))
+# Steady state, back to back: a step calls the function once per size;
+# 15 rounds of 20 steps queued between two CUDA events, every setting
+# warmed, then interleaved. Divided by six: the time per call.
+steady = timing.compare(steps, "back_to_back")
+for key, t in steady.items():
+    per_call = {k: t[k] / len(sizes)
+                for k in ("ms", "p10", "p90", "min", "max")}
+    results.setdefault(key, {}).update(steady=dict(t, **per_call),
+                                       steady_ms=per_call["ms"])
+for key, counter in counters.items():  # every graph, steady state included
+    results[key]["graphs"] = counter.count
+compiled_steady = [results[k]["steady_ms"] for k in settings]
+results["compiled_steady_ms"] = {"min": min(compiled_steady),
+                                 "max": max(compiled_steady)}
+
+labels = {key: name for key, (name, _) in settings.items()}
+rows = []
+for key, label in {**labels, "eager": "eager (no compile)"}.items():
+    r, t = results[key], results[key]["steady"]
+    first = f"{r['first_calls_s']:.2f}" if key in settings else "-"
+    rows.append([label, r.get("graphs", 0), first,
+                 f"{t['ms']:.3f} ({t['p10']:.3f}–{t['p90']:.3f})"])
+print(tabulate(rows, headers=["setting", "graphs", "first calls (s)",
+                              "back to back ms per call"]))

@@ -6,10 +6,11 @@
 
 # %% setup
 import torch
-import torch.utils.benchmark as benchmark
 from tabulate import tabulate
 from torch.utils._python_dispatch import TorchDispatchMode
 from torch.utils._pytree import tree_leaves
+
+import timing
 
 device = "cuda" if torch.cuda.is_available() else "cpu"
 
@@ -30,7 +31,8 @@ y = torch.randn(n, device=device)
 
 # %% count-eager-traffic glue=traffic
 class CountTraffic(TorchDispatchMode):
-    """Counts the ATen operators eager mode runs and the bytes each reads and writes."""
+    """Counts the ATen operators eager mode runs and the bytes each one
+    reads and writes."""
 
     def __init__(self):
         super().__init__()
@@ -38,8 +40,11 @@ class CountTraffic(TorchDispatchMode):
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         out = func(*args, **(kwargs or {}))
-        inputs = {id(t): t for t in tree_leaves((args, kwargs)) if isinstance(t, torch.Tensor)}
-        outputs = [t for t in tree_leaves(out) if isinstance(t, torch.Tensor)]
+        tensors = [t for t in tree_leaves((args, kwargs))
+                   if isinstance(t, torch.Tensor)]
+        inputs = {id(t): t for t in tensors}  # each tensor once
+        outputs = [t for t in tree_leaves(out)
+                   if isinstance(t, torch.Tensor)]
         self.ops.append(func.__name__)
         self.bytes += sum(t.nbytes for t in [*inputs.values(), *outputs])
         return out
@@ -49,32 +54,38 @@ with CountTraffic() as counter:
     chain(x, y)
 
 eager_bytes = counter.bytes
-fused_bytes = x.nbytes + y.nbytes + x.nbytes  # read x and y once, write the result once
+# a fused kernel reads x and y once and writes the result once
+fused_bytes = x.nbytes + y.nbytes + x.nbytes
 print("eager runs", len(counter.ops), "kernels:", ", ".join(counter.ops))
-print(f"eager moves {eager_bytes / 1e9:.2f} GB, one fused kernel {fused_bytes / 1e9:.2f} GB")
-traffic = {"eager_kernels": len(counter.ops), "eager_gb": eager_bytes / 1e9, "fused_gb": fused_bytes / 1e9,
-           "ratio": eager_bytes / fused_bytes}
+print(f"eager moves {eager_bytes / 1e9:.2f} GB, "
+      f"one fused kernel {fused_bytes / 1e9:.2f} GB")
+traffic = {"eager_kernels": len(counter.ops), "eager_gb": eager_bytes / 1e9,
+           "fused_gb": fused_bytes / 1e9, "ratio": eager_bytes / fused_bytes}
 
 # %% compile-and-check
 compiled_chain = torch.compile(chain)
-print("same as eager:", torch.allclose(compiled_chain(x, y), chain(x, y), atol=1e-5))
+print("same as eager:",
+      torch.allclose(compiled_chain(x, y), chain(x, y), atol=1e-5))
 
 # %% measure glue=bandwidth
-def median_ms(fn):
-    for _ in range(3):  # warm-up
-        fn(x, y)
-    timer = benchmark.Timer(stmt="fn(x, y)", globals={"fn": fn, "x": x, "y": y})
-    return timer.blocked_autorange(min_run_time=2.0).median * 1e3
+# Back to back: 20 calls queued between two CUDA events, time per call;
+# 15 rounds, eager and compiled interleaved, each warmed first.
+calls = 20 if device == "cuda" else 2  # a CPU is far slower
+times = timing.compare({"eager": lambda: chain(x, y),
+                        "compiled": lambda: compiled_chain(x, y)},
+                       "back_to_back", calls=calls)
+moved = {"eager": eager_bytes, "compiled": fused_bytes}
+gbps = {k: moved[k] / (t["ms"] / 1e3) / 1e9 for k, t in times.items()}
 
-
-times = {"eager": median_ms(chain), "torch.compile": median_ms(compiled_chain)}
-moved = {"eager": eager_bytes, "torch.compile": fused_bytes}
-
-rows = [[name, f"{moved[name] / 1e9:.2f}", f"{ms:.3f}", f"{moved[name] / (ms / 1e3) / 1e9:.0f}"]
-        for name, ms in times.items()]
-print(tabulate(rows, headers=["variant", "GB moved", "median ms", "effective GB/s"]))
-print(f"speed-up: {times['eager'] / times['torch.compile']:.1f}x")
-bandwidth = {"eager_ms": times["eager"], "compiled_ms": times["torch.compile"],
-             "eager_gbps": eager_bytes / (times["eager"] / 1e3) / 1e9,
-             "compiled_gbps": fused_bytes / (times["torch.compile"] / 1e3) / 1e9,
-             "speedup": times["eager"] / times["torch.compile"]}
+rows = [[name, f"{moved[name] / 1e9:.2f}",
+         f"{t['ms']:.3f} ({t['p10']:.3f}–{t['p90']:.3f})",
+         f"{gbps[name]:.0f}"] for name, t in times.items()]
+print(tabulate(rows, headers=["variant", "GB moved", "back to back ms",
+                              "effective GB/s"]))
+speedup = times["eager"]["ms"] / times["compiled"]["ms"]
+print(f"speed-up: {speedup:.1f}x")
+bandwidth = {"eager": times["eager"], "compiled": times["compiled"],
+             "eager_ms": times["eager"]["ms"],
+             "compiled_ms": times["compiled"]["ms"],
+             "eager_gbps": gbps["eager"], "compiled_gbps": gbps["compiled"],
+             "speedup": speedup}

@@ -4,11 +4,12 @@
 # exclusive = false
 # ///
 
-# %% environment glue=env,first_call_s
+# %% environment glue=env,first_call_s,later_call
 import platform
-import time
 
 import torch
+
+import timing  # the guide's timing helpers (snippets/_shared/timing.py)
 
 device = "cuda" if torch.cuda.is_available() else "cpu"
 
@@ -31,6 +32,8 @@ if device == "cuda":
         ("compute capability", f"{major}.{minor}"),
     ]
 rows.append(("triton", triton_version))
+env = {key.split(" (")[0].replace(" ", "_"): str(value)
+       for key, value in rows}
 
 
 # A tiny smoke test: compile, run, compare with eager
@@ -39,13 +42,13 @@ def smoke(x):
 
 
 x = torch.randn(1024, device=device)
-started = time.perf_counter()
-compiled_result = torch.compile(smoke)(x)  # the first call compiles
-first_call_s = time.perf_counter() - started
-compiled_ok = torch.allclose(compiled_result, smoke(x))
+compiled = torch.compile(smoke)
+first_call_s = timing.first_call(lambda: compiled(x))  # it compiles
+later_call = timing.latency(lambda: compiled(x))  # median of 15 rounds
+compiled_ok = torch.allclose(compiled(x), smoke(x))
 rows.append(("torch.compile works", compiled_ok))
 rows.append(("first compiled call", f"{first_call_s:.1f} s"))
+rows.append(("later compiled calls", f"{later_call['ms']:.3f} ms"))
 
 for name, value in rows:
     print(f"{name:<25}{value}")
-env = {key.split(" (")[0].replace(" ", "_"): str(value) for key, value in rows[:-2]}
