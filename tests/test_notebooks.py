@@ -353,7 +353,7 @@ def test_the_cli_names_what_is_not_a_chapter(tmp_path, capsys):
 
     assert main(["notebooks", "--out", str(tmp_path), "contributing"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("error: contributing: is not a chapter — name one of: compile-time, custom-ops, ")
+    assert err.startswith("error: contributing: is not a chapter — name one of: compile-time, cpu-backend, cuda-graphs, custom-ops, ")
     assert "getting-started" in err and "contributing" not in err.split("name one of:")[1]
 
 
