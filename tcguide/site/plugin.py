@@ -24,8 +24,8 @@ from mkdocs.config import base, config_options as c
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 
-from tcguide.site import (api_links, figures, not_found, notebook_chapter, notebook_pages, pagehead, pages, search,
-                          sitemaps, social, theme_files)
+from tcguide.site import (api_links, build_cache, figures, not_found, notebook_chapter, notebook_pages, pagehead, pages,
+                          render_cache, search, sitemaps, social, theme_files)
 from tcguide.i18n import translations as i18n
 from tcguide.core.languages import SOURCE
 from tcguide.core import claims, discovery, languages
@@ -60,6 +60,8 @@ class CellsConfig(base.Config):
     """The branch of the (GitHub) repository that the publish workflow puts the notebooks on, for Colab."""
     api_names = c.Optional(c.Type(str))
     """The torch API names of the prose and their reference pages (relative to mkdocs.yml): see api_links."""
+    cache = c.Type(bool, default=True)
+    """Reuse what an earlier build made from the same inputs (in .cache/tcguide/: see build_cache)."""
 
 
 # Where the git-revision-date-localized plugin leaves a page's date (the day its source was last committed).
@@ -112,6 +114,10 @@ class CellsPlugin(BasePlugin[CellsConfig]):
                 self.api_names = api_links.load(self.project_root / self.config.api_names)
             except ValueError as exc:
                 raise PluginError(f"tcguide: {exc}") from exc
+        if not between_languages or not hasattr(self, "stores"):  # one for the i18n plugin's builds of every language
+            self.stores = {kind: build_cache.Store(self.project_root, kind) for kind in (render_cache.KIND,)} \
+                if self.config.cache else {}
+        self.render_key = None  # the part of each page's render key that the build's pages share
         if not hasattr(self, "scratch"):  # one for the i18n plugin's builds of every language
             self.scratch = tempfile.TemporaryDirectory(prefix="tcguide-notebooks-")
         return config
@@ -136,6 +142,16 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         theme_files.prune(files, langs)  # source maps, and lunr's languages that no index uses
         self.chapters = notebook_chapter.Chapters(self.pages.notebooks, config.repo_url, self.config.notebooks_branch)
         return files
+
+    def on_pre_page(self, page, config, files):
+        """A Markdown page renders through the cache of renderings (site/render_cache.py)."""
+        if not self.config.enabled or render_cache.KIND not in self.stores or notebook_pages.is_notebook_page(page):
+            return page
+        if self.render_key is None or self.render_key[0] is not files:  # once per build, its files all known
+            self.render_key = (files, render_cache.build_key(config, files))
+        if self.render_key[1] is not None:
+            render_cache.install(page, self.stores[render_cache.KIND], self.render_key[1])
+        return page
 
     def on_page_markdown(self, markdown, page, config, files):
         if not self.config.enabled:
@@ -224,6 +240,10 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         if self.sitemap:
             sitemaps.write(Path(config.site_dir), self.sitemap, config.site_url or None, self.default_lang)
             self.sitemap = {}
+        if self.stores:
+            log.info("tcguide: reused from earlier builds: " + ", ".join(s.counted() for s in self.stores.values()))
+            for store in self.stores.values():
+                store.prune()
 
     on_post_build = CombinedEvent(_on_post_build, _on_post_build_all)
 

@@ -1,0 +1,147 @@
+"""What a warm build reuses: entries kept in ``.cache/tcguide/<kind>/``, each named by a digest of
+everything that went into it, so that an entry is found only when all of its inputs are what they
+were (a changed input is another name, never a stale hit).
+
+Every key includes ``code_version()``, a digest of the tooling's own source and of the Python and
+every installed distribution with its version: an edit to tcguide, or an upgrade of MkDocs, Markdown,
+Pygments or the theme, makes every entry another name. An entry is one JSON file, written whole
+(a temporary file renamed over it), so a build that stops midway, or two builds at once, never leave
+half an entry; one that cannot be read is a miss. Entries not used for ``KEEP_DAYS`` are removed at
+the end of a build (``prune``).
+
+What a cached step logged is kept with its result and logged again when the entry is used
+(``logs_captured``, ``replay``): a warning that fails the strict build fails it on every build, cached
+or not. Stdlib only.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib.metadata
+import json
+import logging
+import os
+import sys
+import tempfile
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+FOLDER = Path(".cache") / "tcguide"
+KEEP_DAYS = 14
+FORMAT = 1  # bumped when what an entry holds changes shape
+
+
+def digest(*parts) -> str:
+    """A digest of JSON-able parts, in order."""
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(json.dumps(part, sort_keys=True, ensure_ascii=False, default=_unknown).encode("utf-8"))
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def _unknown(value):
+    raise TypeError(f"not a cache key part: {type(value).__name__}")
+
+
+@functools.cache
+def code_version() -> str:
+    """The tooling's source, the Python, and every installed distribution's version, as one digest."""
+    package = Path(__file__).resolve().parent.parent
+    h = hashlib.sha256(f"format {FORMAT}\0python {sys.version}\0".encode())
+    for path in sorted(package.rglob("*.py")):
+        h.update(f"{path.relative_to(package).as_posix()}\0".encode())
+        h.update(hashlib.sha256(path.read_bytes()).digest())
+    installed = sorted(f"{d.metadata['Name']}=={d.version}" for d in importlib.metadata.distributions())
+    h.update(";".join(installed).encode())
+    return h.hexdigest()
+
+
+class Store:
+    """Entries of one kind, a JSON file each, named by their key."""
+
+    def __init__(self, root: Path, kind: str):
+        self.kind = kind
+        self.folder = Path(root) / FOLDER / kind
+        self.hits = self.misses = 0  # since the last ``counted()``
+
+    def _path(self, key: str) -> Path:
+        return self.folder / key[:2] / f"{key}.json"
+
+    def get(self, key: str):
+        path = self._path(key)
+        try:
+            value = json.loads(path.read_text(encoding="utf-8"))
+            os.utime(path)  # used now: pruning keeps it
+        except (OSError, ValueError):
+            self.misses += 1
+            return None
+        self.hits += 1
+        return value
+
+    def counted(self) -> str:
+        """How many lookups found their entry since the last call ("12 of 16 render"), and restart."""
+        said = f"{self.hits} of {self.hits + self.misses} {self.kind}"
+        self.hits = self.misses = 0
+        return said
+
+    def put(self, key: str, value) -> None:
+        path = self._path(key)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, suffix=".tmp",
+                                             delete=False) as out:
+                json.dump(value, out, ensure_ascii=False, separators=(",", ":"))
+            os.replace(out.name, path)
+        except OSError:  # a cache that cannot be written costs a later build time, never this one's result
+            pass
+
+    def prune(self, keep_days: float = KEEP_DAYS) -> int:
+        """Remove the entries not used for keep_days; returns how many."""
+        cutoff, removed = time.time() - keep_days * 86400, 0
+        for path in self.folder.glob("*/*"):
+            try:
+                if path.stat().st_mtime < cutoff:
+                    path.unlink()
+                    removed += 1
+            except OSError:
+                pass
+        return removed
+
+
+class _Records(logging.Handler):
+    def __init__(self):
+        super().__init__(logging.NOTSET)
+        self.records: list[list] = []
+        self._seen: set[int] = set()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if id(record) not in self._seen:  # a record that reaches both loggers is one message
+            self._seen.add(id(record))
+            self.records.append([record.name, record.levelno, record.getMessage()])
+
+
+# MkDocs' loggers do not propagate to the root: a step's messages are taken from both.
+_LOGGERS = ("mkdocs", "")
+
+
+@contextmanager
+def logs_captured():
+    """What is logged inside the block, as [logger name, level, message] lists (it is still logged)."""
+    handler = _Records()
+    loggers = [logging.getLogger(name) for name in _LOGGERS]
+    for logger in loggers:
+        logger.addHandler(handler)
+    try:
+        yield handler.records
+    finally:
+        for logger in loggers:
+            logger.removeHandler(handler)
+
+
+def replay(records) -> None:
+    """Log again what a cached step logged, through the same loggers."""
+    for name, level, message in records:
+        logging.getLogger(name).log(level, "%s", message)
