@@ -115,6 +115,7 @@ def test_an_edited_page_is_rendered_again_and_the_pages_it_does_not_feed_are_reu
     result = build(guide)
     assert result.returncode == 0, result.stderr[-3000:]
     assert "How to help, edited." in page(guide, "en", "contributing")
+    assert "How to help, edited." in (guide / "site" / "search" / "search_index.json").read_text(encoding="utf-8")
     found, of = reused(result)["render"]
     # rendered again: the page, its three translations (outdated now: they say so) and the translation
     # status page of each language; the home and speedups pages of every language are reused
@@ -183,3 +184,4 @@ def test_a_broken_link_fails_the_strict_build_every_time(guide):
         assert result.returncode != 0
         assert "contains a link 'missing.md'" in result.stderr, result.stderr[-3000:]
         assert "does not contain an anchor '#nowhere'" in result.stderr, result.stderr[-3000:]
+

@@ -111,6 +111,12 @@ class Store:
         return removed
 
 
+def toc_tokens(toc) -> list[dict]:
+    """A page's table of contents as the toc extension's tokens (what ``mkdocs.structure.toc.get_toc`` reads)."""
+    return [{"level": item.level, "id": item.id, "name": item.title, "children": toc_tokens(item.children)}
+            for item in toc or ()]
+
+
 class _Records(logging.Handler):
     def __init__(self):
         super().__init__(logging.NOTSET)

@@ -104,8 +104,8 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         engine = search.search_plugin(config)
         if engine is not None:
             glossary = self.config.search_glossary
-            jieba_dict = search.jieba_user_dict(self.project_root / glossary) if glossary else None
-            search.configure(engine, self.lang, self.config.search_lang, jieba_dict)
+            self.jieba_dict = search.jieba_user_dict(self.project_root / glossary) if glossary else None
+            search.configure(engine, self.lang, self.config.search_lang, self.jieba_dict)
         self.pages = pages.Pages(self.project_root, self.catalog, self.site, config.repo_url, self.config.source_uri,
                                  self.config.notebooks_branch, "attr_list" in config.markdown_extensions)
         self.api_names = None
@@ -115,8 +115,8 @@ class CellsPlugin(BasePlugin[CellsConfig]):
             except ValueError as exc:
                 raise PluginError(f"tcguide: {exc}") from exc
         if not between_languages or not hasattr(self, "stores"):  # one for the i18n plugin's builds of every language
-            self.stores = {kind: build_cache.Store(self.project_root, kind) for kind in (render_cache.KIND,)} \
-                if self.config.cache else {}
+            self.stores = {kind: build_cache.Store(self.project_root, kind)
+                           for kind in (render_cache.KIND, search.CACHE_KIND)} if self.config.cache else {}
         self.render_key = None  # the part of each page's render key that the build's pages share
         if not hasattr(self, "scratch"):  # one for the i18n plugin's builds of every language
             self.scratch = tempfile.TemporaryDirectory(prefix="tcguide-notebooks-")
@@ -126,7 +126,8 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         """The theme's search index reads pages without their code blocks (site/search.py)."""
         engine = search.search_plugin(config)
         if self.config.enabled and engine is not None and getattr(engine, "search_index", None) is not None:
-            search.index_without_code(engine)
+            search.index_without_code(engine, getattr(self, "jieba_dict", None),
+                                      self.stores.get(search.CACHE_KIND))
 
     # After the i18n plugin's on_files (-100): it remakes every File of docs/, which would drop a
     # notebook page's wrapper, and decides the language's pages (mkdocs-static-i18n issue 198).
@@ -241,7 +242,8 @@ class CellsPlugin(BasePlugin[CellsConfig]):
             sitemaps.write(Path(config.site_dir), self.sitemap, config.site_url or None, self.default_lang)
             self.sitemap = {}
         if self.stores:
-            log.info("tcguide: reused from earlier builds: " + ", ".join(s.counted() for s in self.stores.values()))
+            counts = [store.counted() for store in self.stores.values()]
+            log.info("tcguide: reused from earlier builds: " + ", ".join(counts))
             for store in self.stores.values():
                 store.prune()
 

@@ -88,18 +88,13 @@ def install(page, store: build_cache.Store, shared: str) -> None:
 def _entry(page, logs) -> dict:
     return {
         "content": page.content,
-        "toc": [_token(item) for item in page.toc],
+        "toc": build_cache.toc_tokens(page.toc),
         "title": page._title_from_render,
         "anchors": sorted(page.present_anchor_ids or ()),
         "links": None if page.links_to_anchors is None else
         {file.src_uri: links for file, links in page.links_to_anchors.items()},
         "logs": logs,
     }
-
-
-def _token(item) -> dict:
-    """A table of contents item as the toc extension's token, which ``get_toc`` reads."""
-    return {"level": item.level, "id": item.id, "name": item.title, "children": [_token(c) for c in item.children]}
 
 
 def _restore(page, entry: dict, files) -> bool:
