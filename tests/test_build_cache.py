@@ -185,3 +185,40 @@ def test_a_broken_link_fails_the_strict_build_every_time(guide):
         assert "contains a link 'missing.md'" in result.stderr, result.stderr[-3000:]
         assert "does not contain an anchor '#nowhere'" in result.stderr, result.stderr[-3000:]
 
+
+def commit(root: Path, message: str, when: str, *extra: str) -> None:
+    env = dict(ENV, GIT_AUTHOR_DATE=when, GIT_COMMITTER_DATE=when)
+    subprocess.run(["git", "-c", "user.name=Test", "-c", "user.email=test@example.com", "-c", "commit.gpgsign=false",
+                    "commit", "-q", "-a", "-m", message, *extra], cwd=root, env=env, check=True, capture_output=True)
+
+
+def shown_date(root: Path, lang: str, name: str) -> str:
+    found = re.search(r'git-revision-date-localized-plugin-date"[^>]*>([^<]+)<', page(root, lang, name))
+    assert found, name
+    return found[1]
+
+
+def test_a_page_committed_since_is_dated_by_its_new_commit_and_the_others_keep_theirs(guide):
+    """The pages' dates are kept with the commit they were read at (site/page_dates.py): after a new
+    commit only the pages it touched are asked of git again, and after history is rewritten all are."""
+    warm = build(guide)
+    assert warm.returncode == 0, warm.stderr[-3000:]
+    found, of = reused(warm)["dates"]
+    assert found == of > 0  # every page's date from the kept answers: git was asked for none
+    today = shown_date(guide, "en", "index")
+    path = guide / "docs" / "en" / "contributing.md"
+    path.write_text(path.read_text(encoding="utf-8") + "\nMore.\n", encoding="utf-8")
+    commit(guide, "Contributing: more", "2021-03-04T12:00:00+00:00")
+    later = build(guide)
+    assert later.returncode == 0, later.stderr[-3000:]
+    assert shown_date(guide, "en", "contributing") == "March 4, 2021"
+    assert shown_date(guide, "en", "index") == shown_date(guide, "en", "speedups") == today
+    found, of = reused(later)["dates"]
+    assert found == of - 1  # docs/en/contributing.md, asked again in the first language's build, then kept
+    commit(guide, "Contributing: more, amended", "2019-05-06T12:00:00+00:00", "--amend",  # history rewritten
+           "--date=2019-05-06T12:00:00+00:00")
+    rewritten = build(guide)
+    assert rewritten.returncode == 0, rewritten.stderr[-3000:]
+    assert shown_date(guide, "en", "contributing") == "May 6, 2019"
+    found, of = reused(rewritten)["dates"]
+    assert found <= of - 16  # the first language's build asked git for every page again

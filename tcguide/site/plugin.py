@@ -24,8 +24,8 @@ from mkdocs.config import base, config_options as c
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 
-from tcguide.site import (api_links, build_cache, figures, not_found, notebook_chapter, notebook_pages, pagehead, pages,
-                          render_cache, search, sitemaps, social, theme_files)
+from tcguide.site import (api_links, build_cache, figures, not_found, notebook_chapter, notebook_pages, page_dates,
+                          pagehead, pages, render_cache, search, sitemaps, social, theme_files)
 from tcguide.i18n import translations as i18n
 from tcguide.core.languages import SOURCE
 from tcguide.core import claims, discovery, languages
@@ -117,6 +117,8 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         if not between_languages or not hasattr(self, "stores"):  # one for the i18n plugin's builds of every language
             self.stores = {kind: build_cache.Store(self.project_root, kind)
                            for kind in (render_cache.KIND, search.CACHE_KIND)} if self.config.cache else {}
+        if self.config.cache and not hasattr(self, "dates"):  # kept for every build of the process (mkdocs serve)
+            self.dates = page_dates.Dates(self.project_root, build_cache.Store(self.project_root, page_dates.KIND))
         self.render_key = None  # the part of each page's render key that the build's pages share
         if not hasattr(self, "scratch"):  # one for the i18n plugin's builds of every language
             self.scratch = tempfile.TemporaryDirectory(prefix="tcguide-notebooks-")
@@ -129,10 +131,20 @@ class CellsPlugin(BasePlugin[CellsConfig]):
             search.index_without_code(engine, getattr(self, "jieba_dict", None),
                                       self.stores.get(search.CACHE_KIND))
 
+    # Before the date plugin's on_files (0), which asks git for every page's date that its cache lacks;
+    # after the i18n plugin's (-100) would be too late for it.
+    @event_priority(10)
+    def _on_files_dates(self, files, config):
+        """The pages' dates that the history since the last build leaves as they were (site/page_dates.py)."""
+        if self.config.enabled and hasattr(self, "dates"):
+            self.dates.give(config, files)
+            self.dated_files = files  # the files the date plugin dates: its answers are kept after the build
+        return files
+
     # After the i18n plugin's on_files (-100): it remakes every File of docs/, which would drop a
     # notebook page's wrapper, and decides the language's pages (mkdocs-static-i18n issue 198).
     @event_priority(-110)
-    def on_files(self, files, config):
+    def _on_files(self, files, config):
         if not self.config.enabled:
             return files
         if self.config.notebooks:
@@ -143,6 +155,8 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         theme_files.prune(files, langs)  # source maps, and lunr's languages that no index uses
         self.chapters = notebook_chapter.Chapters(self.pages.notebooks, config.repo_url, self.config.notebooks_branch)
         return files
+
+    on_files = CombinedEvent(_on_files_dates, _on_files)
 
     def on_pre_page(self, page, config, files):
         """A Markdown page renders through the cache of renderings (site/render_cache.py)."""
@@ -229,6 +243,8 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         if engine is not None:
             self.search_indexes[self.lang] = search.snapshot(engine)
         figures.write(Path(config.site_dir), self.pages.figures)
+        if hasattr(self, "dates") and hasattr(self, "dated_files"):
+            self.dates.keep(config, self.dated_files)
 
     @event_priority(-200)  # after the i18n plugin has built every language, and written its index and sitemap
     def _on_post_build_all(self, config):
@@ -243,6 +259,7 @@ class CellsPlugin(BasePlugin[CellsConfig]):
             self.sitemap = {}
         if self.stores:
             counts = [store.counted() for store in self.stores.values()]
+            counts += [self.dates.counted()] if hasattr(self, "dates") else []
             log.info("tcguide: reused from earlier builds: " + ", ".join(counts))
             for store in self.stores.values():
                 store.prune()
