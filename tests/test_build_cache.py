@@ -100,6 +100,7 @@ def test_a_second_build_reuses_every_rendering_and_writes_the_same_site_as_one_w
     assert warm.returncode == 0, warm.stderr[-3000:]
     found, of = reused(warm)["render"]
     assert found == of > 0, warm.stderr[-3000:]
+    assert list((guide / ".cache" / "tcguide" / "jinja").glob("*.cache"))  # the theme's templates, compiled
     config = guide / "mkdocs.yml"
     config.write_text(config.read_text(encoding="utf-8").replace("  - tcguide:\n", "  - tcguide:\n      cache: false\n"),
                       encoding="utf-8")

@@ -20,6 +20,7 @@ import tempfile
 from pathlib import Path
 from urllib.parse import urljoin
 
+import jinja2
 from mkdocs.config import base, config_options as c
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
@@ -198,7 +199,13 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         return html
 
     def on_env(self, env, config, files):
-        """Every page is rendered, none written: the version of the language's search index (site/search.py)."""
+        """Every page is rendered, none written: the version of the language's search index (site/search.py).
+        The theme's templates are compiled once, then loaded as Python bytecode by later builds (Jinja's
+        own cache, which names each entry by its template and checks the template's source against it)."""
+        if self.config.enabled and self.config.cache and env.bytecode_cache is None:
+            folder = self.project_root / build_cache.FOLDER / "jinja"
+            folder.mkdir(parents=True, exist_ok=True)
+            env.bytecode_cache = jinja2.FileSystemBytecodeCache(str(folder))
         engine = search.search_plugin(config) if self.config.enabled else None
         self.index_version = (search.index_version((f.page for f in files.documentation_pages()), engine)
                               if engine is not None else None)
