@@ -23,14 +23,15 @@ from tests.helpers import SMALL_ENV, SMALL_OUTPUTS, SMALL_SNIPPET, make_small_gu
 
 ENV = dict(os.environ, TCGUIDE_NOTEBOOKS="false", NO_MKDOCS_2_WARNING="1")
 CLAIMS = '[faster]\nvalues = { s = "speedups/tiny.py:speedup" }\nholds = "s > 1"\n'
-STATED = {"en": "faster", "ru": "быстрее", "zh": "加速", "ko": "빠릅니다"}  # the words of each speedups page that state it
+STATED = {"en": "faster", "ru": "быстрее", "zh": "加速", "ko": "빠릅니다"}  # the words stating it on each speedups page
 PHRASE = "编译器缓存命中率"  # a Chinese phrase that jieba splits, until the glossary has it as a term
 REUSED = re.compile(r"tcguide: reused from earlier builds: (.*)")
 
 
-def build(root: Path, out: str = "site", strict: bool = True) -> subprocess.CompletedProcess:
+def build(root: Path, out: str = "site", strict: bool = True, notebooks: bool = False) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict" if strict else "--no-strict",
-                           "-d", str(root / out)], cwd=root, env=ENV, capture_output=True, text=True, timeout=300)
+                           "-d", str(root / out)], cwd=root, env=dict(ENV, TCGUIDE_NOTEBOOKS=str(notebooks).lower()),
+                          capture_output=True, text=True, timeout=300)
 
 
 def reused(result: subprocess.CompletedProcess) -> dict[str, tuple[int, int]]:
@@ -53,7 +54,7 @@ def warm_guide(tmp_path_factory) -> Path:
                         encoding="utf-8")
     path = root / "docs" / "zh" / "contributing.md"
     path.write_text(path.read_text(encoding="utf-8") + f"\n{PHRASE}很高。\n", encoding="utf-8")
-    (root / ".gitignore").write_text("/site/\n/.cache/\n", encoding="utf-8")
+    (root / ".gitignore").write_text("/site/\n/uncached/\n/.cache/\n", encoding="utf-8")
     git = ["git", "-c", "user.name=Test", "-c", "user.email=test@example.com", "-c", "commit.gpgsign=false"]
     for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "The small guide"]):
         subprocess.run([*git, *command], cwd=root, check=True, capture_output=True)
@@ -102,8 +103,8 @@ def test_a_second_build_reuses_every_rendering_and_writes_the_same_site_as_one_w
     assert found == of > 0, warm.stderr[-3000:]
     assert list((guide / ".cache" / "tcguide" / "jinja").glob("*.cache"))  # the theme's templates, compiled
     config = guide / "mkdocs.yml"
-    config.write_text(config.read_text(encoding="utf-8").replace("  - tcguide:\n", "  - tcguide:\n      cache: false\n"),
-                      encoding="utf-8")
+    text = config.read_text(encoding="utf-8")
+    config.write_text(text.replace("  - tcguide:\n", "  - tcguide:\n      cache: false\n"), encoding="utf-8")
     plain = build(guide, "uncached")
     assert plain.returncode == 0, plain.stderr[-3000:]
     assert REUSED.search(plain.stderr) is None
@@ -123,15 +124,21 @@ def test_an_edited_page_is_rendered_again_and_the_pages_it_does_not_feed_are_reu
     assert (of - found, of) == (8, 16)
 
 
-def test_a_recaptured_output_is_shown_in_every_language(guide):
+def test_a_recaptured_output_is_shown_in_every_language_and_its_notebooks(guide):
+    before = build(guide, notebooks=True)
+    assert before.returncode == 0, before.stderr[-3000:]
     printed = [{"output_type": "stream", "name": "stdout", "text": "measured again\n"}]
     write_captured(guide, "speedups/tiny.py", SMALL_SNIPPET, {**SMALL_OUTPUTS, "measure": printed}, SMALL_ENV,
                    glued={"speedup": 3.5})
-    result = build(guide)
+    result = build(guide, notebooks=True)
     assert result.returncode == 0, result.stderr[-3000:]
+    assert reused(result)["notebooks"] == (0, 4)  # the chapter's notebook in each language, made again
     for lang in ("en", "ru", "zh", "ko"):
         html = page(guide, lang, "speedups")
         assert "measured again" in html and ("3.5" in html or "3,5" in html), lang
+        folder = guide / "site" / ("" if lang == "en" else lang) / "speedups" / "notebook"
+        assert "measured again" in (folder / "speedups.ipynb").read_text(encoding="utf-8"), lang
+        assert "measured again" in (folder / "index.html").read_text(encoding="utf-8"), lang
 
 
 def test_a_changed_claims_file_is_checked_and_shown(warm_guide, guide):
@@ -172,6 +179,18 @@ def test_the_same_markdown_in_two_languages_is_rendered_for_each(guide):
     ru, en = page(guide, "ru", "speedups"), page(guide, "en", "speedups")
     assert 'lang="ru"' in ru and 'lang="en"' in en
     assert "2,5" in ru and "2.5" in en  # each language writes the glued figure its own way
+
+
+def test_every_problem_a_page_has_is_reported_by_every_build(guide):
+    path = guide / "docs" / "en" / "contributing.md"
+    missing = [f"{{{{speedups/tiny.py:nothing{n}}}}}" for n in range(5)]
+    path.write_text(path.read_text(encoding="utf-8") + "\n" + " ".join(missing) + "\n", encoding="utf-8")
+    first, second = build(guide), build(guide)
+    assert reused(second)["markdown"] == (16, 16) and reused(second)["render"] == (16, 16)
+    for result in (first, second):
+        assert result.returncode != 0
+        assert [n for n in range(5) if f"nothing{n}" in result.stderr] == list(range(5)), result.stderr[-3000:]
+        assert result.stderr.count("WARNING") == first.stderr.count("WARNING")
 
 
 def test_a_broken_link_fails_the_strict_build_every_time(guide):

@@ -117,15 +117,45 @@ def toc_tokens(toc) -> list[dict]:
             for item in toc or ()]
 
 
+class TreeKeyed:
+    """Entries that depend on more than one can name: tcguide's work on a page reads its snippet files,
+    their outputs and helper modules, the claims, the other languages' pages, the translations' records
+    and their history. They are keyed by the whole tree instead: every file git sees in the checkout
+    (tracked, or new and not ignored), the commit, the environment variables mkdocs.yml reads and the
+    installed versions (``built.inputs_digest``, without the day), so any change anywhere is another key.
+    What a build makes is stored at its end, and only if the tree is then still what it was at its start
+    (an edit made during the build would otherwise be stored under the key of the tree before it)."""
+
+    def __init__(self, root: Path, env: dict[str, str]):
+        from tcguide.site import built
+
+        self._digest = lambda: built.inputs_digest(root, env, day=False)
+        self.tree = self._digest()
+        self._pending: list[tuple[Store, str, object]] = []
+
+    def key(self, *parts) -> str | None:
+        """None outside a git checkout: then nothing is kept."""
+        return None if self.tree is None else digest("tree", code_version(), self.tree, *parts)
+
+    def later(self, store: Store, key: str, value) -> None:
+        self._pending.append((store, key, value))
+
+    def flush(self) -> None:
+        if self._pending and self._digest() == self.tree:
+            for store, key, value in self._pending:
+                store.put(key, value)
+        self._pending = []
+
+
 class _Records(logging.Handler):
     def __init__(self):
         super().__init__(logging.NOTSET)
         self.records: list[list] = []
-        self._seen: set[int] = set()
+        self._last: logging.LogRecord | None = None
 
     def emit(self, record: logging.LogRecord) -> None:
-        if id(record) not in self._seen:  # a record that reaches both loggers is one message
-            self._seen.add(id(record))
+        if record is not self._last:  # a record that reaches both loggers, one after the other, is one message
+            self._last = record
             self.records.append([record.name, record.levelno, record.getMessage()])
 
 

@@ -23,6 +23,7 @@ import posixpath
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 from urllib.parse import urljoin, urlsplit
 
 from mkdocs.structure.files import File, Files
@@ -88,8 +89,11 @@ def no_dates_of_their_own(config) -> None:
         dates.config["exclude"].append(NOTEBOOK_FILES)
 
 
-def add(files: Files, config, catalog: Catalog, scratch: Path, project_root: Path) -> dict[str, Notebook]:
-    """Make the notebook of every chapter among the pages of this build; returns them by chapter src_uri."""
+def add(files: Files, config, catalog: Catalog, scratch: Path, project_root: Path,
+        kept: Callable[[tuple, Callable[[], str]], str] | None = None) -> dict[str, Notebook]:
+    """Make the notebook of every chapter among the pages of this build; returns them by chapter src_uri.
+    ``kept(inputs, make)`` gives a notebook's text, made by ``make`` or kept from an earlier build with the
+    same inputs (``page_cache``)."""
     lang = config.theme.get("language") or SOURCE
     jupyter = "mkdocs-jupyter" in config.plugins
     if jupyter:
@@ -109,13 +113,18 @@ def add(files: Files, config, catalog: Catalog, scratch: Path, project_root: Pat
         url = "" if file.url in ("./", ".") else file.url
         prefix = url[: len(url) - len(notebooks.url_part(rel))]
         display = _display(Path(file.abs_src_path), project_root)
-        notebook, _ = notebooks.build(display, rel, text, lang, catalog, urljoin(config.site_url or "/", prefix),
-                                      project.needs_cuda, project.colab_gpu)
+        lang_root = urljoin(config.site_url or "/", prefix)
+
+        def make(display=display, rel=rel, text=text, lang_root=lang_root) -> str:
+            notebook, _ = notebooks.build(display, rel, text, lang, catalog, lang_root, project.needs_cuda,
+                                          project.colab_gpu)
+            return notebooks.dumps(notebook)
         stem = posixpath.splitext(posixpath.basename(rel))[0]
         folder = under(url)
         path = scratch / lang / folder / f"{stem}.ipynb"
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(notebooks.dumps(notebook), encoding="utf-8")
+        inputs = (display, rel, text, lang, lang_root)
+        path.write_text(kept(inputs, make) if kept is not None else make(), encoding="utf-8")
         files.append(File.generated(config, folder + f"{stem}.ipynb", abs_src_path=str(path)))
         if jupyter:
             page = _page(config, folder, str(path), file)

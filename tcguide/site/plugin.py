@@ -16,6 +16,7 @@ page (so ``mkdocs serve`` still previews it).
 from __future__ import annotations
 
 import logging
+import os
 import tempfile
 from pathlib import Path
 from urllib.parse import urljoin
@@ -25,8 +26,8 @@ from mkdocs.config import base, config_options as c
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 
-from tcguide.site import (api_links, build_cache, figures, not_found, notebook_chapter, notebook_pages, page_dates,
-                          pagehead, pages, render_cache, search, sitemaps, social, theme_files)
+from tcguide.site import (api_links, build_cache, figures, not_found, notebook_chapter, notebook_pages, page_cache,
+                          page_dates, pagehead, pages, render_cache, search, sitemaps, social, theme_files)
 from tcguide.i18n import translations as i18n
 from tcguide.core.languages import SOURCE
 from tcguide.core import claims, discovery, languages
@@ -116,8 +117,11 @@ class CellsPlugin(BasePlugin[CellsConfig]):
             except ValueError as exc:
                 raise PluginError(f"tcguide: {exc}") from exc
         if not between_languages or not hasattr(self, "stores"):  # one for the i18n plugin's builds of every language
-            self.stores = {kind: build_cache.Store(self.project_root, kind)
-                           for kind in (render_cache.KIND, search.CACHE_KIND)} if self.config.cache else {}
+            self.stores = {kind: build_cache.Store(self.project_root, kind) for kind in
+                           (page_cache.MARKDOWN, render_cache.KIND, search.CACHE_KIND, page_cache.NOTEBOOKS)} \
+                if self.config.cache else {}
+            # the whole tree, as it is at the start of this build (and not again for each language)
+            self.tree = build_cache.TreeKeyed(self.project_root, dict(os.environ)) if self.config.cache else None
         if self.config.cache and not hasattr(self, "dates"):  # kept for every build of the process (mkdocs serve)
             self.dates = page_dates.Dates(self.project_root, build_cache.Store(self.project_root, page_dates.KIND))
         self.render_key = None  # the part of each page's render key that the build's pages share
@@ -149,8 +153,9 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         if not self.config.enabled:
             return files
         if self.config.notebooks:
-            self.pages.notebooks = notebook_pages.add(files, config, self.catalog, Path(self.scratch.name),
-                                                      self.project_root)
+            self.pages.notebooks = notebook_pages.add(
+                files, config, self.catalog, Path(self.scratch.name), self.project_root,
+                page_cache.notebooks(self.tree, self.stores.get(page_cache.NOTEBOOKS)))
         langs = {lunr for lang in languages.configured(self.project_root)
                  for lunr in self.config.search_lang.get(lang, [lang])}
         theme_files.prune(files, langs)  # source maps, and lunr's languages that no index uses
@@ -175,8 +180,10 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         if notebook_pages.is_notebook_page(page):  # mkdocs-jupyter renders it from the notebook
             page.meta["search"] = {"exclude": True}  # its chapter is the search result; the copy would double the index
             return markdown
-        return self.pages.markdown(markdown, pages.Page(self.pages.path_of(page.file.abs_src_path), page.url,
-                                                        page.file.src_uri, page.file.content_string, language(config)))
+        return page_cache.markdown(self.pages, markdown,
+                                   pages.Page(self.pages.path_of(page.file.abs_src_path), page.url, page.file.src_uri,
+                                              page.file.content_string, language(config)),
+                                   self.tree, self.stores.get(page_cache.MARKDOWN))
 
     def on_page_content(self, html, page, config, files):
         """A notebook page takes its headings' ids, contents, dates and title from its chapter page
@@ -264,6 +271,8 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         if self.sitemap:
             sitemaps.write(Path(config.site_dir), self.sitemap, config.site_url or None, self.default_lang)
             self.sitemap = {}
+        if self.tree is not None:
+            self.tree.flush()
         if self.stores:
             counts = [store.counted() for store in self.stores.values()]
             counts += [self.dates.counted()] if hasattr(self, "dates") else []
