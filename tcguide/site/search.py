@@ -144,6 +144,8 @@ def index_without_code(search, jieba_dict: Path | None = None, store: build_cach
     words = (jieba_dict.read_text(encoding="utf-8"), _ASKED.get(str(jieba_dict), 0)) if jieba_dict is not None else None
 
     def add_entry_from_context(page):
+        if (page.meta.get("search") or {}).get("exclude"):  # as the theme's index does, before digesting its content
+            return
         key = _entries_key(page, words) if store is not None else None
         if key is not None:
             entries = store.get(key)
