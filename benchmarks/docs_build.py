@@ -117,7 +117,7 @@ def main() -> None:
                 runs.setdefault(f"{name}, warm", []).append(build(strict, folder / f"{name}-warm-{r}", root))
     plain = statistics.median(t for t, _, _ in runs["plain"])
     plain_cpu = statistics.median(c for _, c, _ in runs["plain"])
-    print(f"{args.repeats} rounds, interleaved ({', '.join(runs)})\n")
+    print(f"{args.repeats} rounds, interleaved ({'; '.join(runs)})\n")
     print("| build | wall, median | min–max | × plain | CPU, median | × plain | notebooks converted |")
     print("|---|---|---|---|---|---|---|")
     for name, found in runs.items():

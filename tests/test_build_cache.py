@@ -54,7 +54,7 @@ def warm_guide(tmp_path_factory) -> Path:
                         encoding="utf-8")
     path = root / "docs" / "zh" / "contributing.md"
     path.write_text(path.read_text(encoding="utf-8") + f"\n{PHRASE}很高。\n", encoding="utf-8")
-    (root / ".gitignore").write_text("/site/\n/uncached/\n/.cache/\n", encoding="utf-8")
+    (root / ".gitignore").write_text("/site/\n/uncached/\n/first/\n/second/\n/.cache/\n", encoding="utf-8")
     git = ["git", "-c", "user.name=Test", "-c", "user.email=test@example.com", "-c", "commit.gpgsign=false"]
     for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "The small guide"]):
         subprocess.run([*git, *command], cwd=root, check=True, capture_output=True)
@@ -242,3 +242,16 @@ def test_a_page_committed_since_is_dated_by_its_new_commit_and_the_others_keep_t
     assert shown_date(guide, "en", "contributing") == "May 6, 2019"
     found, of = reused(rewritten)["dates"]
     assert found <= of - 16  # the first language's build asked git for every page again
+
+
+def test_a_notebook_page_reused_into_an_empty_site_folder_brings_its_shared_files(guide):
+    """A notebook page's finished HTML is reused (site/output_cache.py) and the styles, scripts and charts
+    it links, which finishing it wrote to the site, are written to the new site from the store."""
+    first = build(guide, "first", notebooks=True)
+    assert first.returncode == 0, first.stderr[-3000:]
+    second = build(guide, "second", notebooks=True)
+    assert second.returncode == 0, second.stderr[-3000:]
+    found, of = reused(second)["output"]
+    assert found == of > 16  # every page, the notebook pages too
+    assert list((guide / "second" / "assets" / "notebook").glob("*.css"))
+    assert same_sites(guide / "first", guide / "second") == []

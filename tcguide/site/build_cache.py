@@ -81,6 +81,9 @@ class Store:
         self.hits += 1
         return value
 
+    def has(self, key: str) -> bool:
+        return self._path(key).exists()
+
     def counted(self) -> str:
         """How many lookups found their entry since the last call ("12 of 16 render"), and restart."""
         said = f"{self.hits} of {self.hits + self.misses} {self.kind}"

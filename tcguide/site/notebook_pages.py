@@ -171,13 +171,15 @@ _INLINE = re.compile(r'<style(?: type="text/css")?>\n(?P<css>.*?)</style>'
 _IMAGE = re.compile(r'src="data:(?P<mime>image/svg\+xml|image/png);base64,(?P<data>[A-Za-z0-9+/=\s]+)"')
 
 
-def finish(page_html: str, copied: str, site_dir: Path | None = None, page_url: str = "") -> str:
+def finish(page_html: str, copied: str, site_dir: Path | None = None, page_url: str = "",
+           written: list[str] | None = None) -> str:
     """A rendered notebook page, reachable by keyboard (its code areas scroll sideways, so they take
     focus), whose copy button says "Copied!" in the page's language, and whose big inline styles and
     scripts (mkdocs-jupyter puts about 590 KB of CSS in every notebook page) and its charts are files
     of the site, named by their content: one download for every notebook page and language, cached
     by the browser. An SVG chart is served with its drawing only, as the chapter pages' are, under the
-    name its chapter page gives it. What else the page carries and does not need goes (``notebook_weight``)."""
+    name its chapter page gives it. What else the page carries and does not need goes (``notebook_weight``).
+    ``written`` gets the name of each of the site's files the page uses (written now, or already there)."""
     page_html = page_html.replace('<span class="notice" hidden>Copied!</span>',
                                   f'<span class="notice" hidden>{html.escape(copied)}</span>')
     page_html = page_html.replace('<div class="highlight-ipynb', '<div tabindex="0" class="highlight-ipynb')
@@ -190,6 +192,8 @@ def finish(page_html: str, copied: str, site_dir: Path | None = None, page_url: 
         if len(text.encode("utf-8")) < SHARED_MIN_BYTES:
             return match.group(0)
         name = f"assets/notebook/{hashlib.sha256(text.encode('utf-8')).hexdigest()[:16]}.{'css' if css is not None else 'js'}"
+        if written is not None:
+            written.append(name)
         target = Path(site_dir) / name
         if not target.exists():
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -206,6 +210,8 @@ def finish(page_html: str, copied: str, site_dir: Path | None = None, page_url: 
             except (ValueError, SyntaxError, UnicodeDecodeError):
                 return match.group(0)  # not an SVG the site can serve as a file: it stays inline
         name = figures.file_name(data, mime)  # the name its chapter page gives it: one file for both
+        if written is not None:
+            written.append(name)
         target = Path(site_dir) / name
         if not target.exists():
             target.parent.mkdir(parents=True, exist_ok=True)

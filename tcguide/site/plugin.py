@@ -26,8 +26,8 @@ from mkdocs.config import base, config_options as c
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 
-from tcguide.site import (api_links, build_cache, figures, not_found, notebook_chapter, notebook_pages, page_cache,
-                          page_dates, pagehead, pages, render_cache, search, sitemaps, social, theme_files)
+from tcguide.site import (api_links, build_cache, figures, not_found, notebook_chapter, notebook_pages, output_cache,
+                          page_cache, page_dates, pagehead, pages, render_cache, search, sitemaps, social, theme_files)
 from tcguide.i18n import translations as i18n
 from tcguide.core.languages import SOURCE
 from tcguide.core import claims, discovery, languages
@@ -118,7 +118,8 @@ class CellsPlugin(BasePlugin[CellsConfig]):
                 raise PluginError(f"tcguide: {exc}") from exc
         if not between_languages or not hasattr(self, "stores"):  # one for the i18n plugin's builds of every language
             self.stores = {kind: build_cache.Store(self.project_root, kind) for kind in
-                           (page_cache.MARKDOWN, render_cache.KIND, search.CACHE_KIND, page_cache.NOTEBOOKS)} \
+                           (page_cache.MARKDOWN, render_cache.KIND, search.CACHE_KIND, page_cache.NOTEBOOKS,
+                            output_cache.KIND, output_cache.ASSETS)} \
                 if self.config.cache else {}
             # the whole tree, as it is at the start of this build (and not again for each language)
             self.tree = build_cache.TreeKeyed(self.project_root, dict(os.environ)) if self.config.cache else None
@@ -228,26 +229,43 @@ class CellsPlugin(BasePlugin[CellsConfig]):
                               search.language_root(self.lang, self.default_lang) if engine is not None else None)
 
     def on_post_page(self, output, page, config):
+        """The page's head, sharing tags and theme settings; a notebook page's shared files; its sitemap entry.
+        Reused from an earlier build that finished the same page (site/output_cache.py)."""
         if not self.config.enabled:
             return output
+        chapter = {notebook.url: notebook.page_url for notebook in self.pages.notebooks.values()}.get(page.url)
+        store, assets = self.stores.get(output_cache.KIND), self.stores.get(output_cache.ASSETS)
+        if store is None or assets is None:
+            output, self.sitemap[page.url] = self._finished(output, page, config, chapter, None)
+            return output
+        inputs = {"url": page.url, "date": page.meta.get(PAGE_DATE), "home": page.is_homepage, "chapter": chapter,
+                  "lang": language(config), "root": search.language_root(self.lang, self.default_lang),
+                  "search": search.search_plugin(config) is not None, "index": getattr(self, "index_version", None),
+                  "notebook": notebook_pages.is_notebook_page(page), "site_url": config.site_url,
+                  "site_name": config.site_name, "site_description": config.site_description}
+        output, self.sitemap[page.url] = output_cache.finished(
+            output, page.content or "", inputs, store, assets, Path(config.site_dir),
+            lambda written: self._finished(output, page, config, chapter, written))
+        return output
+
+    def _finished(self, output, page, config, chapter, written):
+        """on_post_page's work: (the finished page, its sitemap entry)."""
         if search.search_plugin(config) is not None:
             output = search.page_config(output, search.language_root(self.lang, self.default_lang),
                                         getattr(self, "index_version", None))
         url = urljoin(config.site_url, page.url) if config.site_url else None  # unknown: served anywhere
-        chapters = {notebook.url: notebook.page_url for notebook in self.pages.notebooks.values()}
-        self.sitemap[page.url] = sitemaps.entry(output, page.url, page.meta.get(PAGE_DATE), chapters.get(page.url),
-                                                config.site_url or None)
+        entry = sitemaps.entry(output, page.url, page.meta.get(PAGE_DATE), chapter, config.site_url or None)
         output = pagehead.alternates(output, page.url, config.site_url or None, SOURCE)
         lang = language(config)
         output = pagehead.permalink_titles(output, label(lang, "permalink"))
         if notebook_pages.is_notebook_page(page):
-            output = notebook_pages.finish(output, label(lang, "copied"), Path(config.site_dir), page.url)
+            output = notebook_pages.finish(output, label(lang, "copied"), Path(config.site_dir), page.url, written)
         output = pagehead.title_once(output, config.site_name)
         home = page.is_homepage or page.url in ("", f"{lang}/")  # a language's home
         # a home page says what the site is (its language's site_description); other pages, their first paragraph
         summary = (config.site_description if home else None) or social.description(page.content or "") \
             or config.site_description or ""
-        return social.tags(output, lang, summary, url, home)
+        return social.tags(output, lang, summary, url, home), entry
 
     @event_priority(50)  # before the i18n plugin (-100) gathers every language's entries into one index
     def _on_post_build(self, config):
