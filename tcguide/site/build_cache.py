@@ -34,12 +34,28 @@ FORMAT = 1  # bumped when what an entry holds changes shape
 
 
 def digest(*parts) -> str:
-    """A digest of JSON-able parts, in order."""
+    """A digest of JSON-able parts, in order. A string is digested as its UTF-8 bytes (a page's HTML is
+    large: escaping it as JSON first took longer than digesting it), anything else as JSON; each part is
+    framed by its kind and length, so that no two lists of parts give the same bytes."""
     h = hashlib.sha256()
     for part in parts:
-        h.update(json.dumps(part, sort_keys=True, ensure_ascii=False, default=_unknown).encode("utf-8"))
-        h.update(b"\0")
+        data = part.encode("utf-8", "surrogatepass") if isinstance(part, str) else \
+            json.dumps(part, sort_keys=True, ensure_ascii=False, default=_unknown).encode("utf-8", "surrogatepass")
+        h.update(b"s" if isinstance(part, str) else b"j")
+        h.update(len(data).to_bytes(8, "big"))
+        h.update(data)
     return h.hexdigest()
+
+
+def memo(store: Store | None, key: str, make):
+    """``make()``'s JSON-able value, from the store when it holds one under key (a tuple comes back a list)."""
+    if store is None:
+        return make()
+    value = store.get(key)
+    if value is None:
+        value = make()
+        store.put(key, value)
+    return value
 
 
 def _unknown(value):
