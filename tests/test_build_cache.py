@@ -184,12 +184,15 @@ def test_the_same_markdown_in_two_languages_is_rendered_for_each(guide):
 def test_every_problem_a_page_has_is_reported_by_every_build(guide):
     path = guide / "docs" / "en" / "contributing.md"
     missing = [f"{{{{speedups/tiny.py:nothing{n}}}}}" for n in range(5)]
-    path.write_text(path.read_text(encoding="utf-8") + "\n" + " ".join(missing) + "\n", encoding="utf-8")
+    path.write_text(path.read_text(encoding="utf-8") + "\n" + " ".join(missing) + "\n\nSee `torch.not_a_real_api`.\n",
+                    encoding="utf-8")
     first, second = build(guide), build(guide)
     assert reused(second)["markdown"] == (16, 16) and reused(second)["render"] == (16, 16)
+    assert reused(second)["links"] == (16, 16)
     for result in (first, second):
         assert result.returncode != 0
         assert [n for n in range(5) if f"nothing{n}" in result.stderr] == list(range(5)), result.stderr[-3000:]
+        assert "`torch.not_a_real_api` reads as a torch API name" in result.stderr, result.stderr[-3000:]
         assert result.stderr.count("WARNING") == first.stderr.count("WARNING")
 
 

@@ -114,12 +114,13 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         if self.config.api_names:
             try:
                 self.api_names = api_links.load(self.project_root / self.config.api_names)
+                self.api_names_text = (self.project_root / self.config.api_names).read_text(encoding="utf-8")
             except ValueError as exc:
                 raise PluginError(f"tcguide: {exc}") from exc
         if not between_languages or not hasattr(self, "stores"):  # one for the i18n plugin's builds of every language
             self.stores = {kind: build_cache.Store(self.project_root, kind) for kind in
                            (page_cache.MARKDOWN, render_cache.KIND, search.CACHE_KIND, page_cache.NOTEBOOKS,
-                            output_cache.KIND, output_cache.ASSETS)} \
+                            output_cache.KIND, output_cache.ASSETS, api_links.CACHE_KIND)} \
                 if self.config.cache else {}
             # the whole tree, as it is at the start of this build (and not again for each language)
             self.tree = build_cache.TreeKeyed(self.project_root, dict(os.environ)) if self.config.cache else None
@@ -200,8 +201,11 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         self.chapters.remember(page)
         if self.api_names is None:
             return html
-        html, problems = api_links.link_page(html, self.api_names, page.file.content_string,
-                                             self.pages.path_of(page.file.abs_src_path), self.config.api_names)
+        shown = self.pages.path_of(page.file.abs_src_path)
+        key = build_cache.digest(api_links.CACHE_KIND, build_cache.code_version(), self.api_names_text, html,
+                                 page.file.content_string, shown, self.config.api_names)
+        html, problems = build_cache.memo(self.stores.get(api_links.CACHE_KIND), key, lambda: api_links.link_page(
+            html, self.api_names, page.file.content_string, shown, self.config.api_names))
         for problem in problems:
             log.warning(problem)
         return html
