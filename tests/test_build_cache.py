@@ -258,3 +258,19 @@ def test_a_notebook_page_reused_into_an_empty_site_folder_brings_its_shared_file
     assert found == of > 16  # every page, the notebook pages too
     assert list((guide / "second" / "assets" / "notebook").glob("*.css"))
     assert same_sites(guide / "first", guide / "second") == []
+
+
+def test_pruning_keeps_what_the_build_used_and_the_most_recent_rest_within_its_room(tmp_path):
+    import time
+
+    from tcguide.site import build_cache
+
+    store = build_cache.Store(tmp_path, "kind")
+    now = time.time()
+    ages = {"used": 0, "recent": 3600, "older": 7200, "oldest": 10800, "forgotten": 20 * 86400}
+    for name, age in ages.items():
+        store.put(name * 4, "x" * 1000)  # the same size each
+        os.utime(store._path(name * 4), (now - age, now - age))
+    assert store.has("older" * 4)  # looked up by this build: used
+    assert store.prune(since=now - 60, spare=0.5) == 2  # two used: room for half as much, the most recent one
+    assert [name for name in ages if store.get(name * 4) is not None] == ["used", "recent", "older"]

@@ -6,8 +6,9 @@ Every key includes ``code_version()``, a digest of the tooling's own source and 
 every installed distribution with its version: an edit to tcguide, or an upgrade of MkDocs, Markdown,
 Pygments or the theme, makes every entry another name. An entry is one JSON file, written whole
 (a temporary file renamed over it), so a build that stops midway, or two builds at once, never leave
-half an entry; one that cannot be read is a miss. Entries not used for ``KEEP_DAYS`` are removed at
-the end of a build (``prune``).
+half an entry; one that cannot be read is a miss. At the end of a build, what it did not use is
+removed beyond as much again as it used, and anything unused for ``KEEP_DAYS`` (``prune``): the cache
+stays within two builds' worth (about 150 MB for the guide), however often the tooling changes.
 
 What a cached step logged is kept with its result and logged again when the entry is used
 (``logs_captured``, ``replay``): a warning that fails the strict build fails it on every build, cached
@@ -30,6 +31,7 @@ from pathlib import Path
 
 FOLDER = Path(".cache") / "tcguide"
 KEEP_DAYS = 14
+SPARE = 1.0  # entries kept beyond a build's own, as a multiple of its own (see Store.prune)
 FORMAT = 1  # bumped when what an entry holds changes shape
 
 
@@ -98,7 +100,12 @@ class Store:
         return value
 
     def has(self, key: str) -> bool:
-        return self._path(key).exists()
+        """Whether an entry is there (used now: pruning keeps it)."""
+        try:
+            os.utime(self._path(key))
+        except OSError:
+            return False
+        return True
 
     def counted(self) -> str:
         """How many lookups found their entry since the last call ("12 of 16 render"), and restart."""
@@ -117,14 +124,36 @@ class Store:
         except OSError:  # a cache that cannot be written costs a later build time, never this one's result
             pass
 
-    def prune(self, keep_days: float = KEEP_DAYS) -> int:
-        """Remove the entries not used for keep_days; returns how many."""
-        cutoff, removed = time.time() - keep_days * 86400, 0
-        for path in self.folder.glob("*/*"):
+    def prune(self, since: float, keep_days: float = KEEP_DAYS, spare: float = SPARE) -> int:
+        """After a build that started at ``since``: keep what it used or wrote, and of the rest the most
+        recently used, up to ``spare`` times the build's own (another configuration's entries, say those
+        of ``make serve`` without notebooks), none unused for ``keep_days``; remove the others. Returns
+        how many were removed."""
+        found = []
+        for path in self.folder.glob("*/*.json"):
             try:
-                if path.stat().st_mtime < cutoff:
-                    path.unlink()
-                    removed += 1
+                stat = path.stat()
+            except OSError:
+                continue
+            found.append((stat.st_mtime, stat.st_size, path))
+        since -= 2  # a file system's coarse timestamps
+        room = spare * sum(size for mtime, size, _ in found if mtime >= since)
+        cutoff, removed = time.time() - keep_days * 86400, 0
+        for mtime, size, path in sorted(found, key=lambda entry: entry[0], reverse=True):
+            if mtime >= since:
+                continue
+            if mtime >= cutoff and size <= room:
+                room -= size
+                continue
+            try:
+                path.unlink()
+                removed += 1
+            except OSError:
+                pass
+        for stale in self.folder.glob("*/*.tmp"):  # a write that a stopped build left
+            try:
+                if stale.stat().st_mtime < since - 3600:
+                    stale.unlink()
             except OSError:
                 pass
         return removed

@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import os
 import tempfile
+import time
 from pathlib import Path
 from urllib.parse import urljoin
 
@@ -122,6 +123,7 @@ class CellsPlugin(BasePlugin[CellsConfig]):
                            (page_cache.MARKDOWN, render_cache.KIND, search.CACHE_KIND, page_cache.NOTEBOOKS,
                             output_cache.KIND, output_cache.ASSETS, api_links.CACHE_KIND)} \
                 if self.config.cache else {}
+            self.started = time.time()  # what the caches' entries used since then are kept (Store.prune)
             # the whole tree, as it is at the start of this build (and not again for each language)
             self.tree = build_cache.TreeKeyed(self.project_root, dict(os.environ)) if self.config.cache else None
         if self.config.cache and not hasattr(self, "dates"):  # kept for every build of the process (mkdocs serve)
@@ -299,8 +301,8 @@ class CellsPlugin(BasePlugin[CellsConfig]):
             counts = [store.counted() for store in self.stores.values()]
             counts += [self.dates.counted()] if hasattr(self, "dates") else []
             log.info("tcguide: reused from earlier builds: " + ", ".join(counts))
-            for store in self.stores.values():
-                store.prune()
+            for store in [*self.stores.values(), *([self.dates.store] if hasattr(self, "dates") else [])]:
+                store.prune(self.started)
 
     on_post_build = CombinedEvent(_on_post_build, _on_post_build_all)
 
