@@ -22,7 +22,8 @@ help:
 	@echo "              STAMP_FLAGS=--no-edit-needed: an outdated page whose English change needs no edit in it"
 	@echo "make i18n-diff PAGE=docs/ru/page.md   the English page's diff since the version the translation follows"
 	@echo "make new-language LOCALE=ja  start a language: config, glossary and its pages to translate"
-	@echo "make bench    time the docs build (capture: python3 benchmarks/build_and_capture.py --capture)"
+	@echo "make bench    time a warm docs build against plain Material, side by side (benchmarks/docs_build.py)"
+	@echo "              BENCH_FLAGS=\"--repeats 9 --cold\" to pass options; capture: python3 benchmarks/build_and_capture.py --capture"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -75,8 +76,10 @@ check:
 capture:
 	$(PYTHON) -m tcguide capture $(CAPTURE_FLAGS) $(SNIPPETS)
 
+# A warm `make docs` against the plain Material build of the same pages, interleaved, with repeats.
+BENCH_FLAGS ?=
 bench: $(VENV)/.site
-	$(BIN)/python benchmarks/build_and_capture.py --docs
+	$(BIN)/python benchmarks/docs_build.py $(BENCH_FLAGS)
 
 i18n-status: $(VENV)/.site
 	$(BIN)/python -m tcguide i18n-status

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import http.server
+import re
+import shutil
 import sys
 import textwrap
 import time
@@ -14,6 +16,7 @@ import yaml
 from tcguide.capture import driver as capture_mod
 from tcguide.core import directive, freshness, languages, store
 from tcguide.core.snippet import load
+from tcguide.i18n import translations
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -92,6 +95,60 @@ def write_captured(root: Path, name: str, source: str, outputs: dict[str, list[d
                   for c in snippet.cells)
     store.save(store.Capture(f"snippets/{name}", freshness.inputs(snippet), environment, "2026-11-22T10:15:00Z",
                              cells, dict(packages or {})), store.output_path(path))
+
+
+# ---- a small guide: the guide's configuration with four small pages in each language --------------
+
+SMALL_SNIPPET = "# %% measure glue=speedup\nspeedup = 2.5\nprint('measured')\n"
+SMALL_OUTPUTS = {"measure": [{"output_type": "stream", "name": "stdout", "text": "measured\n"}]}
+SMALL_ENV = {"gpu": "NVIDIA H100 80GB HBM3", "gpu_count": 1, "torch": "2.11.0+cu130", "cuda": "13.0"}
+SMALL_PAGES = {  # the same headings, cells and figures in every language, as the structure checks want
+    "en": {"index.md": "# The guide\n\nWelcome.\n",
+           "speedups.md": "# Speedups\n\nIt is {{speedups/tiny.py:speedup:.1f}}× faster.\n\n"
+                          "## The measurement\n\n[[cell speedups/tiny.py#measure]]\n",
+           "contributing.md": "# Contributing\n\nHow to help.\n",
+           "translation-status.md": "# Translation status\n\n[[i18n-status]]\n"},
+    "ru": {"index.md": "# Руководство\n\nДобро пожаловать.\n",
+           "speedups.md": "# Ускорение\n\nВ {{speedups/tiny.py:speedup:.1f}} раза быстрее.\n\n"
+                          "## Измерение\n\n[[cell speedups/tiny.py#measure]]\n",
+           "contributing.md": "# Участникам\n\nКак помочь.\n",
+           "translation-status.md": "# Состояние переводов\n\n[[i18n-status]]\n"},
+    "zh": {"index.md": "# 指南\n\n欢迎。\n",
+           "speedups.md": "# 加速\n\n相对 eager 的加速比为 {{speedups/tiny.py:speedup:.1f}}×。\n\n## 测量\n\n[[cell speedups/tiny.py#measure]]\n",
+           "contributing.md": "# 参与贡献\n\n如何帮助。\n",
+           "translation-status.md": "# 翻译状态\n\n[[i18n-status]]\n"},
+    "ko": {"index.md": "# 가이드\n\n환영합니다.\n",
+           "speedups.md": "# 속도 향상\n\n{{speedups/tiny.py:speedup:.1f}}배 빠릅니다.\n\n"
+                          "## 측정\n\n[[cell speedups/tiny.py#measure]]\n",
+           "contributing.md": "# 기여하기\n\n돕는 방법.\n",
+           "translation-status.md": "# 번역 상태\n\n[[i18n-status]]\n"},
+}
+SMALL_NAV = "nav:\n  - index.md\n  - speedups.md\n  - Contributing:\n      - contributing.md\n      - translation-status.md\n"
+
+
+def make_small_guide(copy: Path) -> Path:
+    """The guide's configuration, glossaries, templates and assets in ``copy``, with four small pages in
+    each language (a home page, a chapter with a cell and a glued figure, the contributing pages), each
+    translation stamped as up to date: a site that builds in seconds."""
+    shutil.copytree(ROOT / "i18n", copy / "i18n")
+    shutil.copytree(ROOT / "docs" / "assets", copy / "docs" / "assets")
+    shutil.copy(ROOT / "pyproject.toml", copy / "pyproject.toml")
+    shutil.copy(ROOT / "pytorch-api.toml", copy / "pytorch-api.toml")  # mkdocs.yml names it
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    nav = re.search(r"^nav:\n(?:[ \t]+.*\n?)*", config, re.M)
+    assert nav, "mkdocs.yml has no nav block"
+    (copy / "mkdocs.yml").write_text(config[: nav.start()] + SMALL_NAV + config[nav.end():], encoding="utf-8")
+    write_captured(copy, "speedups/tiny.py", SMALL_SNIPPET, SMALL_OUTPUTS, SMALL_ENV, glued={"speedup": 2.5})
+    for lang, pages in SMALL_PAGES.items():
+        (copy / "docs" / lang).mkdir(parents=True)
+        for name, text in pages.items():
+            (copy / "docs" / lang / name).write_text(text, encoding="utf-8")
+    site = translations.Site(copy)
+    for lang in SMALL_PAGES:
+        if lang != "en":
+            for name in SMALL_PAGES[lang]:
+                translations.stamp(site, lang, name)
+    return copy
 
 
 # ---- processes ---------------------------------------------------------------------------

@@ -61,14 +61,15 @@ def _hooks() -> list[tuple[str, int, list[str]]]:
     for node in cls.body:
         if isinstance(node, ast.FunctionDef) and node.name.lstrip("_").startswith("on_"):
             event = node.name.lstrip("_")[3:]
-            event = "post_build" if event.startswith("post_build") else event  # the parts of a CombinedEvent
+            # the parts of a CombinedEvent (_on_files_dates, _on_post_build_all): the event their name starts with
+            event = max((e for e in CALL_ORDER if event == e or event.startswith(e + "_")), key=len, default=event)
             first = min([d.lineno for d in node.decorator_list] or [node.lineno])
             above = first - 1
             while above >= 1 and lines[above - 1].strip().startswith("#"):
                 above -= 1
             found.append((event, node.lineno, lines[above: node.lineno - 1]))
-        elif isinstance(node, ast.Assign) and [getattr(t, "id", "") for t in node.targets] == ["on_post_build"]:
-            found.append(("post_build", node.lineno, []))
+        elif isinstance(node, ast.Assign) and [getattr(t, "id", "")[:3] for t in node.targets] == ["on_"]:
+            found.append((node.targets[0].id[3:], node.lineno, []))  # a CombinedEvent
     return found
 
 

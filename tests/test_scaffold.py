@@ -21,57 +21,14 @@ from tcguide.core.labels import LABELS
 from tcguide.i18n import glossary as glossaries
 from tcguide.i18n import scaffold
 from tcguide.i18n import translations as i18n
-from tests.helpers import LANGUAGES, ROOT, language_entries, site_setting, toggle_names, write_captured
+from tests.helpers import SMALL_PAGES, LANGUAGES, ROOT, language_entries, make_small_guide, site_setting, toggle_names
 
-SNIPPET = "# %% measure glue=speedup\nspeedup = 2.5\nprint('measured')\n"
-OUTPUTS = {"measure": [{"output_type": "stream", "name": "stdout", "text": "measured\n"}]}
-ENV = {"gpu": "NVIDIA H100 80GB HBM3", "gpu_count": 1, "torch": "2.11.0+cu130", "cuda": "13.0"}
-PAGES = {  # the same headings, cells and figures in every language, as the structure checks want
-    "en": {"index.md": "# The guide\n\nWelcome.\n",
-           "speedups.md": "# Speedups\n\nIt is {{speedups/tiny.py:speedup:.1f}}× faster.\n\n"
-                          "## The measurement\n\n[[cell speedups/tiny.py#measure]]\n",
-           "contributing.md": "# Contributing\n\nHow to help.\n",
-           "translation-status.md": "# Translation status\n\n[[i18n-status]]\n"},
-    "ru": {"index.md": "# Руководство\n\nДобро пожаловать.\n",
-           "speedups.md": "# Ускорение\n\nВ {{speedups/tiny.py:speedup:.1f}} раза быстрее.\n\n"
-                          "## Измерение\n\n[[cell speedups/tiny.py#measure]]\n",
-           "contributing.md": "# Участникам\n\nКак помочь.\n",
-           "translation-status.md": "# Состояние переводов\n\n[[i18n-status]]\n"},
-    "zh": {"index.md": "# 指南\n\n欢迎。\n",
-           "speedups.md": "# 加速\n\n相对 eager 的加速比为 {{speedups/tiny.py:speedup:.1f}}×。\n\n## 测量\n\n[[cell speedups/tiny.py#measure]]\n",
-           "contributing.md": "# 参与贡献\n\n如何帮助。\n",
-           "translation-status.md": "# 翻译状态\n\n[[i18n-status]]\n"},
-    "ko": {"index.md": "# 가이드\n\n환영합니다.\n",
-           "speedups.md": "# 속도 향상\n\n{{speedups/tiny.py:speedup:.1f}}배 빠릅니다.\n\n"
-                          "## 측정\n\n[[cell speedups/tiny.py#measure]]\n",
-           "contributing.md": "# 기여하기\n\n돕는 방법.\n",
-           "translation-status.md": "# 번역 상태\n\n[[i18n-status]]\n"},
-}
-NAV = "nav:\n  - index.md\n  - speedups.md\n  - Contributing:\n      - contributing.md\n      - translation-status.md\n"
 
 
 @pytest.fixture(scope="module")
 def small_guide(tmp_path_factory) -> Path:
     """The guide's configuration, glossaries and assets, with four small pages in each language."""
-    copy = tmp_path_factory.mktemp("guide")
-    shutil.copytree(ROOT / "i18n", copy / "i18n")
-    shutil.copytree(ROOT / "docs" / "assets", copy / "docs" / "assets")
-    shutil.copy(ROOT / "pyproject.toml", copy / "pyproject.toml")
-    shutil.copy(ROOT / "pytorch-api.toml", copy / "pytorch-api.toml")  # mkdocs.yml names it
-    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    nav = re.search(r"^nav:\n(?:[ \t]+.*\n?)*", config, re.M)
-    assert nav, "mkdocs.yml has no nav block"
-    (copy / "mkdocs.yml").write_text(config[: nav.start()] + NAV + config[nav.end():], encoding="utf-8")
-    write_captured(copy, "speedups/tiny.py", SNIPPET, OUTPUTS, ENV, glued={"speedup": 2.5})
-    for lang, pages in PAGES.items():
-        (copy / "docs" / lang).mkdir(parents=True)
-        for name, text in pages.items():
-            (copy / "docs" / lang / name).write_text(text, encoding="utf-8")
-    site = i18n.Site(copy)
-    for lang in ("ru", "zh", "ko"):
-        for name in PAGES[lang]:
-            i18n.stamp(site, lang, name)
-    return copy
+    return make_small_guide(tmp_path_factory.mktemp("guide"))
 
 
 def test_the_small_site_has_the_guides_languages_and_no_translation_problem(small_guide):
@@ -125,7 +82,7 @@ def test_the_new_glossary_and_style_guide_start_from_english(with_japanese):
     terms = glossaries.english_terms(with_japanese / "i18n" / "glossary-ja.md")
     assert terms[:3] == ["graph break", "guard", "eager mode"]
     assert "quoted figure (`{{quote:FIGURE|SOURCE}}`)" in terms and "Speedups (`speedups.md`)" in terms
-    titles = [f"{text.split(chr(10))[0][2:]} (`{name}`)" for name, text in sorted(PAGES["en"].items())]
+    titles = [f"{text.split(chr(10))[0][2:]} (`{name}`)" for name, text in sorted(SMALL_PAGES["en"].items())]
     assert terms == glossaries.english_terms(ROOT / "i18n" / "glossary-template.md") + titles
     assert all(row.cells[1] == "" for table in glossaries.tables(with_japanese / "i18n" / "glossary-ja.md")
                if table.header[:2] == ["English", "ja"] for row in table.rows)  # to translate
@@ -145,7 +102,7 @@ def test_the_new_glossary_and_style_guide_start_from_english(with_japanese):
 def test_the_new_languages_pages_are_not_translated_not_outdated(with_japanese):
     site = i18n.Site(with_japanese)
     states = {row.page: row for row in i18n.report(site) if row.lang == "ja"}
-    assert len(states) == len(site.pages()) == len(PAGES["en"])
+    assert len(states) == len(site.pages()) == len(SMALL_PAGES["en"])
     assert all(row.state == "untranslated" for row in states.values()), states
     assert i18n.all_structure_problems(site) == []
     status = subprocess.run([sys.executable, "-m", "tcguide", "i18n-status"], cwd=with_japanese, capture_output=True,
@@ -157,7 +114,7 @@ def test_the_new_languages_pages_are_not_translated_not_outdated(with_japanese):
 def test_the_new_languages_pages_say_they_are_not_translated_in_a_ui_that_is_not_koreans(with_japanese):
     korean = [*toggle_names("ko", with_japanese), site_setting("ko", "site_name", with_japanese),
               site_setting("ko", "site_description", with_japanese), LABELS["ko"]["untranslated"]]
-    for name in PAGES["en"]:
+    for name in SMALL_PAGES["en"]:
         folder = with_japanese / "site" / "ja" / ("" if name == "index.md" else name.removesuffix(".md"))
         page = (folder / "index.html").read_text(encoding="utf-8")
         assert 'lang="ja"' in page
@@ -168,7 +125,7 @@ def test_the_new_languages_pages_say_they_are_not_translated_in_a_ui_that_is_not
     assert "tcg-glue" in (with_japanese / "site" / "ja" / "speedups" / "index.html").read_text(encoding="utf-8")
     status = (with_japanese / "site" / "ja" / "translation-status" / "index.html").read_text(encoding="utf-8")
     assert '<th><a href="../" hreflang="ja" lang="ja">ja</a></th>' in status  # its code until labels.py names it
-    assert status.count(f">{LABELS['en']['untranslated_state']}</a>") == len(PAGES["en"])
+    assert status.count(f">{LABELS['en']['untranslated_state']}</a>") == len(SMALL_PAGES["en"])
 
 
 def test_the_tests_run_for_every_configured_language(with_japanese):

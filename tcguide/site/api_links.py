@@ -20,6 +20,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+CACHE_KIND = "links"  # a page's HTML with its names linked, kept by the build's cache (site/build_cache.py)
 NAME = r"torch(?:\.[A-Za-z_]\w*)+"
 API_CODE = re.compile(rf"(?P<name>{NAME})(?:\(.*\))*(?:\s*=\s*\S.*)?")  # the whole code: a name, called or set
 KEY = re.compile(rf"{NAME}(?:\.\*)?")

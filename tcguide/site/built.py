@@ -39,9 +39,10 @@ def _git(root: Path, *args: str) -> bytes | None:
     return done.stdout if done.returncode == 0 else None
 
 
-def inputs_digest(root: Path, env: dict[str, str]) -> str | None:
+def inputs_digest(root: Path, env: dict[str, str], day: bool = True) -> str | None:
     """A digest of what a build of the site at ``root`` with the environment ``env`` reads; None
-    outside a git checkout (then the pages' dates are not the tree's)."""
+    outside a git checkout (then the pages' dates are not the tree's). Without ``day``, the build's day
+    is left out: what does not date a page by the build does not depend on it."""
     head, listed = _git(root, "rev-parse", "HEAD"), _git(root, "ls-files", "-z", "--cached", "--others",
                                                         "--exclude-standard")
     if head is None or listed is None:
@@ -57,7 +58,8 @@ def inputs_digest(root: Path, env: dict[str, str]) -> str | None:
         digest.update(f"env\0{name}\0{env.get(name, '(unset)')}\0".encode())
     installed = sorted(f"{d.metadata['Name']}=={d.version}" for d in importlib.metadata.distributions())
     digest.update(f"python\0{sys.version}\0{';'.join(installed)}\0".encode())
-    digest.update(f"day\0{datetime.datetime.now(datetime.timezone.utc).date()}\0".encode())
+    if day:
+        digest.update(f"day\0{datetime.datetime.now(datetime.timezone.utc).date()}\0".encode())
     return digest.hexdigest()
 
 

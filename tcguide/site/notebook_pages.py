@@ -23,6 +23,7 @@ import posixpath
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 from urllib.parse import urljoin, urlsplit
 
 from mkdocs.structure.files import File, Files
@@ -88,8 +89,11 @@ def no_dates_of_their_own(config) -> None:
         dates.config["exclude"].append(NOTEBOOK_FILES)
 
 
-def add(files: Files, config, catalog: Catalog, scratch: Path, project_root: Path) -> dict[str, Notebook]:
-    """Make the notebook of every chapter among the pages of this build; returns them by chapter src_uri."""
+def add(files: Files, config, catalog: Catalog, scratch: Path, project_root: Path,
+        kept: Callable[[tuple, Callable[[], str]], str] | None = None) -> dict[str, Notebook]:
+    """Make the notebook of every chapter among the pages of this build; returns them by chapter src_uri.
+    ``kept(inputs, make)`` gives a notebook's text, made by ``make`` or kept from an earlier build with the
+    same inputs (``page_cache``)."""
     lang = config.theme.get("language") or SOURCE
     jupyter = "mkdocs-jupyter" in config.plugins
     if jupyter:
@@ -109,13 +113,18 @@ def add(files: Files, config, catalog: Catalog, scratch: Path, project_root: Pat
         url = "" if file.url in ("./", ".") else file.url
         prefix = url[: len(url) - len(notebooks.url_part(rel))]
         display = _display(Path(file.abs_src_path), project_root)
-        notebook, _ = notebooks.build(display, rel, text, lang, catalog, urljoin(config.site_url or "/", prefix),
-                                      project.needs_cuda, project.colab_gpu)
+        lang_root = urljoin(config.site_url or "/", prefix)
+
+        def make(display=display, rel=rel, text=text, lang_root=lang_root) -> str:
+            notebook, _ = notebooks.build(display, rel, text, lang, catalog, lang_root, project.needs_cuda,
+                                          project.colab_gpu)
+            return notebooks.dumps(notebook)
         stem = posixpath.splitext(posixpath.basename(rel))[0]
         folder = under(url)
         path = scratch / lang / folder / f"{stem}.ipynb"
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(notebooks.dumps(notebook), encoding="utf-8")
+        inputs = (display, rel, text, lang, lang_root)
+        path.write_text(kept(inputs, make) if kept is not None else make(), encoding="utf-8")
         files.append(File.generated(config, folder + f"{stem}.ipynb", abs_src_path=str(path)))
         if jupyter:
             page = _page(config, folder, str(path), file)
@@ -162,13 +171,15 @@ _INLINE = re.compile(r'<style(?: type="text/css")?>\n(?P<css>.*?)</style>'
 _IMAGE = re.compile(r'src="data:(?P<mime>image/svg\+xml|image/png);base64,(?P<data>[A-Za-z0-9+/=\s]+)"')
 
 
-def finish(page_html: str, copied: str, site_dir: Path | None = None, page_url: str = "") -> str:
+def finish(page_html: str, copied: str, site_dir: Path | None = None, page_url: str = "",
+           written: list[str] | None = None) -> str:
     """A rendered notebook page, reachable by keyboard (its code areas scroll sideways, so they take
     focus), whose copy button says "Copied!" in the page's language, and whose big inline styles and
     scripts (mkdocs-jupyter puts about 590 KB of CSS in every notebook page) and its charts are files
     of the site, named by their content: one download for every notebook page and language, cached
     by the browser. An SVG chart is served with its drawing only, as the chapter pages' are, under the
-    name its chapter page gives it. What else the page carries and does not need goes (``notebook_weight``)."""
+    name its chapter page gives it. What else the page carries and does not need goes (``notebook_weight``).
+    ``written`` gets the name of each of the site's files the page uses (written now, or already there)."""
     page_html = page_html.replace('<span class="notice" hidden>Copied!</span>',
                                   f'<span class="notice" hidden>{html.escape(copied)}</span>')
     page_html = page_html.replace('<div class="highlight-ipynb', '<div tabindex="0" class="highlight-ipynb')
@@ -181,6 +192,8 @@ def finish(page_html: str, copied: str, site_dir: Path | None = None, page_url: 
         if len(text.encode("utf-8")) < SHARED_MIN_BYTES:
             return match.group(0)
         name = f"assets/notebook/{hashlib.sha256(text.encode('utf-8')).hexdigest()[:16]}.{'css' if css is not None else 'js'}"
+        if written is not None:
+            written.append(name)
         target = Path(site_dir) / name
         if not target.exists():
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -197,6 +210,8 @@ def finish(page_html: str, copied: str, site_dir: Path | None = None, page_url: 
             except (ValueError, SyntaxError, UnicodeDecodeError):
                 return match.group(0)  # not an SVG the site can serve as a file: it stays inline
         name = figures.file_name(data, mime)  # the name its chapter page gives it: one file for both
+        if written is not None:
+            written.append(name)
         target = Path(site_dir) / name
         if not target.exists():
             target.parent.mkdir(parents=True, exist_ok=True)

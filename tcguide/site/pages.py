@@ -48,6 +48,7 @@ class Pages:
     attr_list: bool = False  # the attr_list extension is on: a translated heading can keep the English id
     figures: dict[str, str | bytes] = field(default_factory=dict)  # site path -> figure, written after the build
     notebooks: dict[str, notebook_pages.Notebook] = field(default_factory=dict)  # chapter src_uri -> its notebook
+    shown: set[str] = field(default_factory=set)  # the figures the last page rendered shows (their site paths)
 
     def path_of(self, abs_src_path: str) -> str:
         path = Path(abs_src_path)
@@ -59,6 +60,7 @@ class Pages:
     def markdown(self, markdown: str, page: Page) -> str:
         """The page's Markdown as rendered; each problem is logged as a warning (the strict build fails)."""
         page_path, lang = page.path, page.lang
+        self.shown = set()
         offset = directive.stripped_lines(page.source)  # messages name the file's own lines
         checked, wrong = claims.check_page(markdown, self.project_root, self.catalog, page_path, lang, offset + 1)
         for problem in wrong:
@@ -96,6 +98,7 @@ class Pages:
                 return render.data_uri(mime, data)
             name = figures.file_name(content.encode("utf-8"), mime)
         self.figures[name] = content
+        self.shown.add(name)
         return get_relative_url(name, page_url)
 
     def _render(self, d: directive.Directive, page_path: str, page_url: str, lang: str) -> str:

@@ -33,6 +33,7 @@ import tempfile
 from pathlib import Path
 
 from tcguide.i18n import glossary as glossaries
+from tcguide.site import build_cache
 
 WORKER = "search-query.js"  # in the theme's folder of workers, assets/javascripts/workers/
 CACHE_SCRIPT = "search-cache.js"  # in the theme's folder of scripts, assets/javascripts/
@@ -79,11 +80,35 @@ def jieba_user_dict(glossary: Path) -> Path:
     return path
 
 
-def configure(search, lang: str, langs: dict[str, list[str]], jieba_dict: Path | None) -> None:
+def configure(search, lang: str, langs: dict[str, list[str]], jieba_dict: Path | None = None) -> None:
     """Set the search plugin up for one language's build (before the plugin's own on_config)."""
     search.config.lang = list(langs.get(lang, [lang]))
     if jieba_dict is not None:
-        search.config.jieba_dict_user = str(jieba_dict)
+        _ASKED[str(jieba_dict)] = _ASKED.get(str(jieba_dict), 0) + 1
+
+
+# jieba's user dictionary, loaded only when a page is indexed: loading jieba takes half a second, which a
+# build whose every page's entries are reused does not spend. The theme's plugin loaded it in every
+# language's on_config (its ``jieba_dict_user``), and how jieba segments depends on how many times it was
+# loaded (each load adds every word's frequency to its total again): the k-th language's pages were
+# segmented after k loads. So a page is indexed after as many loads as the builds of this process have
+# asked for so far, which its entries' key holds, and the indexes are the same as the theme's plugin made.
+_ASKED: dict[str, int] = {}  # the user dictionary -> how many language builds of this process asked for it
+_LOADED: dict[str, int] = {}  # the user dictionary -> how many times jieba has loaded it in this process
+
+
+def _load_user_dict(jieba_dict: Path | None) -> None:
+    """Have jieba load the glossary's words as many times as the builds so far asked for them."""
+    if jieba_dict is None:
+        return
+    try:
+        import jieba
+    except ImportError:  # the theme segments nothing without it either
+        return
+    path = str(jieba_dict)
+    while _LOADED.get(path, 0) < _ASKED.get(path, 0):
+        jieba.load_userdict(path)
+        _LOADED[path] = _LOADED.get(path, 0) + 1
 
 
 def snapshot(search) -> dict:
@@ -97,7 +122,7 @@ PRE = re.compile(r"(<pre\b[^>]*>)(.*?)(</pre>)", re.S)
 TAG = re.compile(r"<[^>]*>")
 
 
-def index_without_code(search) -> None:
+def index_without_code(search, jieba_dict: Path | None = None, store: build_cache.Store | None = None) -> None:
     """Have the theme's search plugin read each page with its code blocks emptied (a mark left in
     each), for the language being built (after its ``on_config``, which makes the index).
 
@@ -106,19 +131,53 @@ def index_without_code(search) -> None:
     the tags of the chapter pages. The parser keeps a code block as ``<pre>``, its text and
     ``</pre>``, so a block emptied to a mark is dropped as the whole block was, and the indexes are
     the same; a block of only white space, which the parser drops itself, is left as it is. The
-    page itself keeps its code: only what the parser reads is emptied."""
+    page itself keeps its code: only what the parser reads is emptied.
+
+    With a ``store``, a page's entries are kept and reused by a later build under a digest of all the
+    parser and jieba read: the page's address, title, content, table of contents and the front matter
+    that the entries take (``search``, ``tags``, ``title``), and the words of jieba's user dictionary
+    (``jieba_dict``, the glossary's) with the number of times jieba has loaded them, with the tooling's
+    code and the installed versions."""
     index = search.search_index
     add = index.add_entry_from_context
+    # the glossary's words, and how many times jieba will have loaded them when this build's pages are indexed
+    words = (jieba_dict.read_text(encoding="utf-8"), _ASKED.get(str(jieba_dict), 0)) if jieba_dict is not None else None
 
     def add_entry_from_context(page):
+        if (page.meta.get("search") or {}).get("exclude"):  # as the theme's index does, before digesting its content
+            return
+        key = _entries_key(page, words) if store is not None else None
+        if key is not None:
+            entries = store.get(key)
+            if entries is not None:
+                index.entries.extend(entries)
+                return
+        _load_user_dict(jieba_dict)
+        before = len(index.entries)
         content = page.content
         page.content = PRE.sub(_emptied, content) if content else content
         try:
             add(page)
         finally:
             page.content = content
+        if key is not None:
+            store.put(key, index.entries[before:])
 
     index.add_entry_from_context = add_entry_from_context
+
+
+CACHE_KIND = "search"
+
+
+def _entries_key(page, words) -> str | None:
+    """The digest a page's search entries are kept under; None for a page whose front matter has a value
+    that is not plain data (its entries are made afresh)."""
+    try:
+        return build_cache.digest(CACHE_KIND, build_cache.code_version(), words, page.url, page.title, page.content,
+                                  build_cache.toc_tokens(page.toc),
+                                  {name: page.meta.get(name) for name in ("search", "tags", "title")})
+    except TypeError:
+        return None
 
 
 def _emptied(match: re.Match) -> str:
