@@ -404,7 +404,7 @@ WEIGHT_BUDGETS = {"speedups": 600_000, "troubleshooting": 400_000, "dynamic-shap
                   "getting-started": 125_000, "index": 75_000, "contributing": 75_000,  # ru 55,054 with the Translating section
                   "translation-status": 50_000, "training-step": 390_000, "profiling": 390_000,
                   "compile-time": 350_000, "llm-inference": 390_000, "custom-ops": 200_000,
-                  "mixed-precision": 150_000, "hf-transformers": 150_000, "cpu-backend": 150_000,
+                  "mixed-precision": 150_000, "hf-transformers": 220_000, "cpu-backend": 220_000,
                   "cuda-graphs": 300_000}
 
 

@@ -70,10 +70,17 @@ def glossary_terms(glossary: Path) -> list[str]:
     return terms
 
 
+# A glossary term's frequency in jieba's user dictionary. Without one, jieba gives a word the least
+# frequency that keeps it whole on its own (about 10), and in a sentence a common neighbour wins:
+# "这个后端的" became 后 / 端的 (端的, "indeed", has 520). 10,000 is about a common word's ("图" has
+# 12,112 of jieba's 60 million), so a term stays whole beside the words around it.
+TERM_FREQUENCY = 10_000
+
+
 def jieba_user_dict(glossary: Path) -> Path:
-    """The glossary's terms as a jieba user dictionary (one word a line: jieba gives each the
-    frequency that keeps it whole), written to a file named by its content."""
-    text = "".join(f"{term}\n" for term in glossary_terms(glossary))
+    """The glossary's terms as a jieba user dictionary (a word and its frequency a line), written
+    to a file named by its content."""
+    text = "".join(f"{term} {TERM_FREQUENCY}\n" for term in glossary_terms(glossary))
     path = Path(tempfile.gettempdir()) / f"tcguide-jieba-{hashlib.sha256(text.encode()).hexdigest()[:12]}.txt"
     if not path.exists():
         path.write_text(text, encoding="utf-8")
