@@ -3,6 +3,8 @@
 import json
 import re
 
+import pytest
+
 from tcguide.site import search
 
 
@@ -13,7 +15,19 @@ def test_the_glossary_gives_jieba_its_chinese_terms(tmp_path):
                         "| graph capture | 图捕获 / 捕获图 | |\n| eager mode | eager 模式 | |\n"
                         "| kernel | kernel | |\n| a | 图中断 | again |\n", encoding="utf-8")
     assert search.glossary_terms(glossary) == ["图中断", "后端", "图捕获", "捕获图"]
-    assert search.jieba_user_dict(glossary).read_text(encoding="utf-8") == "图中断\n后端\n图捕获\n捕获图\n"
+    assert search.jieba_user_dict(glossary).read_text(encoding="utf-8") == "".join(
+        f"{term} {search.TERM_FREQUENCY}\n" for term in ("图中断", "后端", "图捕获", "捕获图"))
+
+
+def test_a_glossary_term_stays_whole_beside_a_common_neighbour(tmp_path):
+    """With only the frequency jieba suggests, 这个后端的 became 后 / 端的 (端的 is a word too)."""
+    jieba = pytest.importorskip("jieba")
+    glossary = tmp_path / "glossary-zh.md"
+    glossary.write_text("| English | 中文 | 备注 |\n|---|---|---|\n| backend | 后端 | |\n", encoding="utf-8")
+    words = jieba.Tokenizer()
+    with search.jieba_user_dict(glossary).open("rb") as terms:  # jieba leaves a file it opens open
+        words.load_userdict(terms)
+    assert "后端" in words.lcut("返回这个后端的名字")
 
 
 PAGE = ('<script id="__config" type="application/json">{"base": "../..", "features": [], '
