@@ -21,6 +21,8 @@ import pytest
 
 from tests.helpers import SMALL_ENV, SMALL_OUTPUTS, SMALL_SNIPPET, make_small_guide, write_captured
 
+pytestmark = pytest.mark.build  # each test builds a small guide several times: seconds each
+
 ENV = dict(os.environ, TCGUIDE_NOTEBOOKS="false", NO_MKDOCS_2_WARNING="1")
 CLAIMS = '[faster]\nvalues = { s = "speedups/tiny.py:speedup" }\nholds = "s > 1"\n'
 STATED = {"en": "faster", "ru": "быстрее", "zh": "加速", "ko": "빠릅니다"}  # the words stating it on each speedups page
