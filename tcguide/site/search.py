@@ -127,11 +127,14 @@ def snapshot(search) -> dict:
 CODE_BLOCK = re.compile(r"<pre>.*?</pre>", re.S)
 PRE = re.compile(r"(<pre\b[^>]*>)(.*?)(</pre>)", re.S)
 TAG = re.compile(r"<[^>]*>")
+# a code block's caption, its snippet file and cell ("snippets/topic/file.py · cell"): a cell's name, the
+# same in every language, not the page's words
+CAPTION = re.compile(r'(<span class="filename">)[^<]*(</span>)')
 
 
 def index_without_code(search, jieba_dict: Path | None = None, store: build_cache.Store | None = None) -> None:
     """Have the theme's search plugin read each page with its code blocks emptied (a mark left in
-    each), for the language being built (after its ``on_config``, which makes the index).
+    each) and their captions (snippet file and cell) left out, for the language being built (after its ``on_config``, which makes the index).
 
     The index drops every code block (``without_code_blocks``) and the theme's parser, pure Python,
     spent most of its time on the highlighted code's tags (a span per token and per line): 85 % of
@@ -162,7 +165,7 @@ def index_without_code(search, jieba_dict: Path | None = None, store: build_cach
         _load_user_dict(jieba_dict)
         before = len(index.entries)
         content = page.content
-        page.content = PRE.sub(_emptied, content) if content else content
+        page.content = CAPTION.sub(r"\1\2", PRE.sub(_emptied, content)) if content else content
         try:
             add(page)
         finally:
