@@ -1,6 +1,10 @@
 """The built guide's weight (tcguide/site/weight.py): every chart one file, nothing stored twice, no
 file a reader never loads, and the site and its pages within their bounds, measured on the real build."""
 
+import html
+import json
+import re
+
 import pytest
 
 from tcguide.site import theme_files, weight
@@ -30,6 +34,25 @@ def test_no_file_is_stored_twice(measured):
     """A chart that a chapter page and its notebook page show, in every language, is one file; so is every
     shared style sheet and script."""
     assert not measured.twins, measured.twins[:5]
+
+
+COPY_BUTTON = re.compile(r'<clipboard-copy\b[^>]*\sfor="([^"]+)"')
+CODE_BLOCK = re.compile(r'<pre id="([^"]+)">(.*?)</pre>', re.S)
+
+
+def test_a_notebook_page_carries_each_cells_code_once_and_its_copy_button_copies_the_cells_source(guide_site):
+    """Each code cell's copy button names the cell's highlighted block, whose text is the cell's source in the
+    notebook beside the page (no second, plain copy of the code for the button to copy)."""
+    pages = sorted(guide_site.rglob("notebook/index.html"))
+    assert len(pages) >= len(LANGUAGES) * 10
+    for path in pages:
+        page = path.read_text(encoding="utf-8")
+        assert "clipboard-copy-txt" not in page, path
+        [ipynb] = path.parent.glob("*.ipynb")
+        sources = ["".join(c["source"]) for c in json.loads(ipynb.read_text(encoding="utf-8"))["cells"]
+                   if c["cell_type"] == "code"]
+        blocks = {cell: html.unescape(re.sub(r"<[^>]+>", "", code)) for cell, code in CODE_BLOCK.findall(page)}
+        assert [blocks.get(cell) for cell in COPY_BUTTON.findall(page)] == sources, path
 
 
 def test_the_site_holds_no_file_that_no_reader_loads(measured):
