@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tcguide.site import theme_files, weight
+from tcguide.site import page_weight, theme_files, weight
 from tests.helpers import LANGUAGES, mkdocs_config
 
 pytestmark = pytest.mark.build  # reads the guide's build (guide_site)
@@ -53,6 +53,27 @@ def test_a_notebook_page_carries_each_cells_code_once_and_its_copy_button_copies
                    if c["cell_type"] == "code"]
         blocks = {cell: html.unescape(re.sub(r"<[^>]+>", "", code)) for cell, code in CODE_BLOCK.findall(page)}
         assert [blocks.get(cell) for cell in COPY_BUTTON.findall(page)] == sources, path
+
+
+def test_no_page_carries_markup_that_no_reader_sees(guide_site):
+    """No page's code has unstyled name or whitespace spans, a line anchor's name beside its id or a line
+    number's span (tcguide/site/page_weight.py), nor the theme's indentation between tags; every line of a
+    code block keeps its anchor and its number's link."""
+    unneeded = re.compile(r'<span class="[nw]">|<a id="__codelineno-[\w-]+" name=|<span class="normal">')
+    pages = sorted(guide_site.rglob("*.html"))
+    assert len(pages) > 100
+    found = {}
+    for path in pages:
+        page = path.read_text(encoding="utf-8")
+        between = page_weight.KEEP.sub("", page)  # indentation is the code's own in <pre>, scripts' in <script>
+        match = unneeded.search(page) or re.search(r">\n[ \t]+<", between)
+        if match:
+            found[path.relative_to(guide_site).as_posix()] = match[0]
+    assert not found, found
+    page = (guide_site / "getting-started" / "index.html").read_text(encoding="utf-8")
+    lines = re.findall(r'<span id="__span-(\d+-\d+)"><a id="__codelineno-(\d+-\d+)"></a>', page)
+    links = re.findall(r'<a href="#__codelineno-(\d+-\d+)">', page)
+    assert lines and all(a == b for a, b in lines) and [a for a, _ in lines] == links
 
 
 def test_the_site_holds_no_file_that_no_reader_loads(measured):

@@ -11,11 +11,9 @@
   indented as the source is.)
 - The converter's MathJax loader and configuration where the site loads no MathJax (the loader's
   address is empty: a script that fetches nothing, and a configuration that nothing reads).
-- The highlighted code wraps each name (``n``) and each run of whitespace (``w``) in a span of
-  its own: names have no style in the notebook pages' highlighting, and whitespace shows no
-  colour, so their text stands without the span (a third of a page's code markup).
-- Outside ``<pre>``, ``<textarea>``, ``<script>`` and ``<style>``, the indentation at the start of
-  each line, which the browser collapses anyway.
+- What every page of the site sheds (``page_weight``): the highlighted code's unstyled name and
+  whitespace spans (a third of a notebook page's code markup) and, outside ``<pre>``,
+  ``<textarea>``, ``<script>`` and ``<style>``, the markup's indentation.
 
 The page looks and reads the same; its text, its copy buttons and what they copy are unchanged.
 Stdlib only.
@@ -25,12 +23,10 @@ from __future__ import annotations
 
 import re
 
+from tcguide.site import page_weight
+
 COPY_ICON = re.compile(r'<svg aria-hidden="true"[^>]*class="clipboard-copy-icon"[^>]*>.*?</svg>', re.S)
 DRAWN_ICON = '<span aria-hidden="true" class="clipboard-copy-icon tcg-copy-icon"></span>'
-PLAIN_SPAN = re.compile(r'<span class="[nw]">([^<]*)</span>')
-EMPTY_SPAN = "<span></span>"
-KEEP = re.compile(r"(<(pre|textarea|script|style)\b.*?</\2>)", re.S | re.I)
-INDENT = re.compile(r"\n[ \t]+")
 # A code cell's highlighted block, then the plain copy of its code that its copy button (for="cell-N") copied.
 COPY_TEXT = re.compile(r'(?P<block><div [^>]*class="highlight-ipynb[^"]*">)<pre>(?P<code>[^<]*(?:<(?!/?pre\b)[^<]*)*)'
                        r'</pre>(?P<between></div>\s*)<div class="clipboard-copy-txt" id="(?P<id>[^"]+)">[^<]*</div>')
@@ -47,16 +43,6 @@ def _copied_from_the_block(match: re.Match) -> str:
 def slim(page_html: str) -> str:
     """The page without the weight above."""
     page_html = COPY_ICON.sub(DRAWN_ICON, page_html)
-    page_html = PLAIN_SPAN.sub(r"\1", page_html).replace(EMPTY_SPAN, "")
     page_html = COPY_TEXT.sub(_copied_from_the_block, page_html)
     page_html = NO_MATHJAX.sub("", page_html)
-    parts = KEEP.split(page_html)
-    # split() gives text, then each kept block and its tag name: only the text between blocks is touched
-    out = []
-    for i, part in enumerate(parts):
-        kind = i % 3
-        if kind == 0:
-            out.append(INDENT.sub("\n", part))
-        elif kind == 1:
-            out.append(part)
-    return "".join(out)
+    return page_weight.slim(page_html)

@@ -28,7 +28,8 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 
 from tcguide.site import (api_links, build_cache, figures, not_found, notebook_chapter, notebook_pages, output_cache,
-                          page_cache, page_dates, pagehead, pages, render_cache, search, sitemaps, social, theme_files)
+                          page_cache, page_dates, page_weight, pagehead, pages, render_cache, search, sitemaps,
+                          social, theme_files)
 from tcguide.i18n import translations as i18n
 from tcguide.core.languages import SOURCE
 from tcguide.core import claims, discovery, languages
@@ -266,6 +267,8 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         output = pagehead.permalink_titles(output, label(lang, "permalink"))
         if notebook_pages.is_notebook_page(page):
             output = notebook_pages.finish(output, label(lang, "copied"), Path(config.site_dir), page.url, written)
+        else:  # a notebook page sheds the same in finish()
+            output = page_weight.slim(output)
         output = pagehead.title_once(output, config.site_name)
         home = page.is_homepage or page.url in ("", f"{lang}/")  # a language's home
         # a home page says what the site is (its language's site_description); other pages, their first paragraph
