@@ -111,7 +111,8 @@ def test_a_second_build_reuses_every_rendering_and_writes_the_same_site_as_one_w
     assert same_sites(guide / "site", guide / "uncached") == []
 
 
-def test_an_edited_page_is_rendered_again_and_the_pages_it_does_not_feed_are_reused(guide):
+def test_an_edited_page_is_rendered_again_and_the_pages_it_does_not_feed_are_reused(warm_guide, guide):
+    assert 'class="admonition warning tcg-notice"' not in page(warm_guide, "ru", "contributing")  # up to date
     path = guide / "docs" / "en" / "contributing.md"
     path.write_text(path.read_text(encoding="utf-8").replace("How to help.", "How to help, edited."), encoding="utf-8")
     result = build(guide)
@@ -122,6 +123,30 @@ def test_an_edited_page_is_rendered_again_and_the_pages_it_does_not_feed_are_reu
     # rendered again: the page, its three translations (outdated now: they say so) and the translation
     # status page of each language; the home and speedups pages of every language are reused
     assert (of - found, of) == (8, 16)
+    # and so is tcguide's work on them (keyed by the pages each reads, not by every page of docs/)
+    assert reused(result)["markdown"] == (8, 16), result.stderr[-3000:]
+    assert "How to help, edited." not in page(guide, "ru", "contributing")
+    assert 'class="admonition warning tcg-notice"' in page(guide, "ru", "contributing")  # outdated, it says
+
+
+def test_an_edit_made_during_a_build_is_not_kept_under_the_key_of_the_pages_before_it(guide):
+    """tcguide's work on a page is kept at the end of the build only if no page changed meanwhile: an
+    entry made from a page as it was would be found again under the key of the pages as they were."""
+    from tcguide.site import build_cache
+
+    tree = build_cache.TreeKeyed(guide, dict(ENV))
+    assert tree.page("docs/en/contributing.md") and tree.page("docs/en/contributing.md") != tree.page(
+        "docs/ru/contributing.md")
+    store = build_cache.Store(guide, "probe")
+    tree.later(store, "k" * 64, "made")
+    path = guide / "docs" / "en" / "contributing.md"
+    path.write_text(path.read_text(encoding="utf-8") + "\nMore.\n", encoding="utf-8")
+    tree.flush()
+    assert store.get("k" * 64) is None
+    same = build_cache.TreeKeyed(guide, dict(ENV))
+    same.later(store, "k" * 64, "made")
+    same.flush()
+    assert store.get("k" * 64) == "made"
 
 
 def test_a_recaptured_output_is_shown_in_every_language_and_its_notebooks(guide):

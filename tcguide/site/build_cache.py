@@ -167,29 +167,43 @@ def toc_tokens(toc) -> list[dict]:
 
 class TreeKeyed:
     """Entries that depend on more than one can name: tcguide's work on a page reads its snippet files,
-    their outputs and helper modules, the claims, the other languages' pages, the translations' records
-    and their history. They are keyed by the whole tree instead: every file git sees in the checkout
-    (tracked, or new and not ignored), the commit, the environment variables mkdocs.yml reads and the
-    installed versions (``built.inputs_digest``, without the day), so any change anywhere is another key.
-    What a build makes is stored at its end, and only if the tree is then still what it was at its start
-    (an edit made during the build would otherwise be stored under the key of the tree before it)."""
+    their outputs and helper modules, the claims, the translations' records and their history. They are
+    keyed by the tree instead: every file git sees in the checkout (tracked, or new and not ignored), the
+    commit, the environment variables mkdocs.yml reads and the installed versions (``built.tree``, without
+    the day), so any change anywhere is another key; but for the pages of docs/ (its Markdown files), which
+    are kept apart, each with its own digest (``pages``): an entry names the pages it read besides its own
+    (``page``, ``every_page``), so that an edit to one page is another key only for the entries that read
+    it. What a build makes is stored at its end, and only if the tree and the pages are then still what
+    they were at its start (an edit made during the build would otherwise be stored under the key of the
+    tree before it)."""
 
-    def __init__(self, root: Path, env: dict[str, str]):
+    def __init__(self, root: Path, env: dict[str, str], docs: str = "docs"):
         from tcguide.site import built
 
-        self._digest = lambda: built.inputs_digest(root, env, day=False)
-        self.tree = self._digest()
+        folder = docs.rstrip("/") + "/"
+        self._state = lambda: built.tree(root, env, day=False,
+                                         apart=lambda name: name.startswith(folder) and name.endswith(".md"))
+        found = self._state()
+        self.tree, self.pages = found if found is not None else (None, {})
         self._pending: list[tuple[Store, str, object]] = []
 
     def key(self, *parts) -> str | None:
         """None outside a git checkout: then nothing is kept."""
         return None if self.tree is None else digest("tree", code_version(), self.tree, *parts)
 
+    def page(self, name: str) -> str | None:
+        """The digest of a page of docs/ (its name relative to the project: docs/en/x.md); None if there is none."""
+        return self.pages.get(name)
+
+    def every_page(self) -> str:
+        """One digest of every page of docs/, by name."""
+        return digest("pages", sorted(self.pages.items()))
+
     def later(self, store: Store, key: str, value) -> None:
         self._pending.append((store, key, value))
 
     def flush(self) -> None:
-        if self._pending and self._digest() == self.tree:
+        if self._pending and self._state() == (self.tree, self.pages):
             for store, key, value in self._pending:
                 store.put(key, value)
         self._pending = []

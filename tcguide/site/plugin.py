@@ -126,7 +126,8 @@ class CellsPlugin(BasePlugin[CellsConfig]):
                 if self.config.cache else {}
             self.started = time.time()  # what the caches' entries used since then are kept (Store.prune)
             # the whole tree, as it is at the start of this build (and not again for each language)
-            self.tree = build_cache.TreeKeyed(self.project_root, dict(os.environ)) if self.config.cache else None
+            self.tree = build_cache.TreeKeyed(self.project_root, dict(os.environ), self.site.docs) \
+                if self.config.cache else None
         if self.config.cache and not hasattr(self, "dates"):  # kept for every build of the process (mkdocs serve)
             self.dates = page_dates.Dates(self.project_root, build_cache.Store(self.project_root, page_dates.KIND))
         self.render_key = None  # the part of each page's render key that the build's pages share
