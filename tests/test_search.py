@@ -2,6 +2,7 @@
 
 import json
 import re
+from types import SimpleNamespace
 
 from tcguide.site import search
 
@@ -14,6 +15,30 @@ def test_the_glossary_gives_jieba_its_chinese_terms(tmp_path):
                         "| kernel | kernel | |\n| a | 图中断 | again |\n", encoding="utf-8")
     assert search.glossary_terms(glossary) == ["图中断", "后端", "图捕获", "捕获图"]
     assert search.jieba_user_dict(glossary).read_text(encoding="utf-8") == "图中断\n后端\n图捕获\n捕获图\n"
+
+
+def test_each_build_of_one_process_segments_chinese_as_a_build_from_scratch(tmp_path):
+    """``mkdocs serve`` builds again and again in one process: each build's k-th language is segmented after
+    k loads of the glossary's words, as in a build from scratch (and its pages' search entries are keyed so),
+    not after all the loads of the builds before it."""
+    import jieba
+
+    words = tmp_path / "words.txt"
+    words.write_text("图中断\n后端\n", encoding="utf-8")
+    engine = SimpleNamespace(config=SimpleNamespace(lang=None))
+
+    def build() -> list:
+        search.new_build()
+        seen = []
+        for lang in ("en", "ru", "zh", "ko"):
+            search.configure(engine, lang, {}, words)
+            search._load_user_dict(words)
+            seen.append((search._ASKED[str(words)], jieba.dt.total, jieba.dt.FREQ.get("图中断")))
+        return seen
+
+    first, second = build(), build()
+    assert [asked for asked, _, _ in first] == [1, 2, 3, 4]
+    assert second == first and len({total for _, total, _ in first}) == 4  # each load adds to the total
 
 
 PAGE = ('<script id="__config" type="application/json">{"base": "../..", "features": [], '

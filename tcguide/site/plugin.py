@@ -105,6 +105,7 @@ class CellsPlugin(BasePlugin[CellsConfig]):
             # per language (every page still logs what is wrong with what it embeds).
             self.catalog = Catalog(self.project_root, self.config.snippets_dir)
             self.site = i18n.ReadOnce(self.project_root, Path(config.docs_dir).name)
+            search.new_build()
         engine = search.search_plugin(config)
         if engine is not None:
             glossary = self.config.search_glossary

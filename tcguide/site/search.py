@@ -91,14 +91,24 @@ def configure(search, lang: str, langs: dict[str, list[str]], jieba_dict: Path |
 # build whose every page's entries are reused does not spend. The theme's plugin loaded it in every
 # language's on_config (its ``jieba_dict_user``), and how jieba segments depends on how many times it was
 # loaded (each load adds every word's frequency to its total again): the k-th language's pages were
-# segmented after k loads. So a page is indexed after as many loads as the builds of this process have
-# asked for so far, which its entries' key holds, and the indexes are the same as the theme's plugin made.
-_ASKED: dict[str, int] = {}  # the user dictionary -> how many language builds of this process asked for it
-_LOADED: dict[str, int] = {}  # the user dictionary -> how many times jieba has loaded it in this process
+# segmented after k loads. So a page is indexed after as many loads as the language builds of this build
+# have asked for so far, which its entries' key holds, and the indexes are the same as the theme's plugin
+# made. A build is counted from its first language (``new_build``), not from the process's start: each
+# rebuild of ``mkdocs serve`` brings jieba back to the state it had before its first load (``_FRESH``) and
+# loads the dictionary again, so that its pages are segmented, and keyed, as a build's from scratch are
+# (counted over the process, every rebuild's keys were new: serve indexed every page again on every edit).
+_ASKED: dict[str, int] = {}  # the user dictionary -> how many language builds of this build asked for it
+_LOADED: dict[str, int] = {}  # the user dictionary -> how many times jieba has loaded it since _FRESH
+_FRESH: list = []  # jieba's words and their total before it loaded any user dictionary
+
+
+def new_build() -> None:
+    """A build starts (its first language's configuration): its languages' loads are counted anew."""
+    _ASKED.clear()
 
 
 def _load_user_dict(jieba_dict: Path | None) -> None:
-    """Have jieba load the glossary's words as many times as the builds so far asked for them."""
+    """Have jieba hold the glossary's words as loaded as many times as the builds so far asked for them."""
     if jieba_dict is None:
         return
     try:
@@ -106,8 +116,16 @@ def _load_user_dict(jieba_dict: Path | None) -> None:
     except ImportError:  # the theme segments nothing without it either
         return
     path = str(jieba_dict)
-    while _LOADED.get(path, 0) < _ASKED.get(path, 0):
-        jieba.load_userdict(path)
+    wanted = _ASKED.get(path, 0)
+    if _LOADED.get(path, 0) > wanted:  # loaded more often than this build has asked: start again from fresh
+        jieba.dt.FREQ, jieba.dt.total = dict(_FRESH[0]), _FRESH[1]
+        _LOADED.clear()
+    if not _FRESH and _LOADED.get(path, 0) < wanted:
+        jieba.dt.check_initialized()
+        _FRESH.extend([dict(jieba.dt.FREQ), jieba.dt.total])
+    while _LOADED.get(path, 0) < wanted:
+        with open(path, "rb") as words:  # jieba opens a path it is given and leaves it open
+            jieba.load_userdict(words)
         _LOADED[path] = _LOADED.get(path, 0) + 1
 
 
