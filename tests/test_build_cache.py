@@ -123,8 +123,13 @@ def test_an_edited_page_is_rendered_again_and_the_pages_it_does_not_feed_are_reu
     # rendered again: the page, its three translations (outdated now: they say so) and the translation
     # status page of each language; the home and speedups pages of every language are reused
     assert (of - found, of) == (8, 16)
-    # and so is tcguide's work on them (keyed by the pages each reads, not by every page of docs/)
+    # and so is tcguide's work on them (keyed by the pages each reads, not by every page of docs/), and
+    # their finishing; the others are finished as before, with their language's new search index version
     assert reused(result)["markdown"] == (8, 16), result.stderr[-3000:]
+    assert reused(result)["output"] == (8, 16), result.stderr[-3000:]
+    for lang in ("en", "ru"):
+        versions = {re.search(r'data-index="(\w+)"', page(guide, lang, name))[1] for name in ("index", "speedups")}
+        assert len(versions) == 1 and versions != {re.search(r'data-index="(\w+)"', page(warm_guide, lang, "index"))[1]}
     assert "How to help, edited." not in page(guide, "ru", "contributing")
     assert 'class="admonition warning tcg-notice"' in page(guide, "ru", "contributing")  # outdated, it says
 

@@ -244,24 +244,27 @@ class CellsPlugin(BasePlugin[CellsConfig]):
             return output
         chapter = {notebook.url: notebook.page_url for notebook in self.pages.notebooks.values()}.get(page.url)
         store, assets = self.stores.get(output_cache.KIND), self.stores.get(output_cache.ASSETS)
+        version = getattr(self, "index_version", None)
         if store is None or assets is None:
-            output, self.sitemap[page.url] = self._finished(output, page, config, chapter, None)
+            output, self.sitemap[page.url] = self._finished(output, page, config, chapter, None, version)
             return output
+        # The search index's version changes with any page of the language: the page is finished with a slot
+        # for it, and reused while only the version changed (an edit finished every page of its language again).
         inputs = {"url": page.url, "date": page.meta.get(PAGE_DATE), "home": page.is_homepage, "chapter": chapter,
                   "lang": language(config), "root": search.language_root(self.lang, self.default_lang),
-                  "search": search.search_plugin(config) is not None, "index": getattr(self, "index_version", None),
+                  "search": search.search_plugin(config) is not None, "index": version is not None,
                   "notebook": notebook_pages.is_notebook_page(page), "site_url": config.site_url,
                   "site_name": config.site_name, "site_description": config.site_description}
         output, self.sitemap[page.url] = output_cache.finished(
             output, page.content or "", inputs, store, assets, Path(config.site_dir),
-            lambda written: self._finished(output, page, config, chapter, written))
-        return output
+            lambda written: self._finished(output, page, config, chapter, written,
+                                           search.VERSION_SLOT if version else None))
+        return search.with_version(output, version)
 
-    def _finished(self, output, page, config, chapter, written):
+    def _finished(self, output, page, config, chapter, written, version):
         """on_post_page's work: (the finished page, its sitemap entry)."""
         if search.search_plugin(config) is not None:
-            output = search.page_config(output, search.language_root(self.lang, self.default_lang),
-                                        getattr(self, "index_version", None))
+            output = search.page_config(output, search.language_root(self.lang, self.default_lang), version)
         url = urljoin(config.site_url, page.url) if config.site_url else None  # unknown: served anywhere
         entry = sitemaps.entry(output, page.url, page.meta.get(PAGE_DATE), chapter, config.site_url or None)
         output = pagehead.alternates(output, page.url, config.site_url or None, SOURCE)

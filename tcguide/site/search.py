@@ -244,6 +244,14 @@ def index_version(pages, search) -> str:
     return digest.hexdigest()[:16]
 
 
+VERSION_SLOT = "tcguide-index-version"  # where a finished page kept for reuse takes its index's version
+
+
+def with_version(output: str, version: str | None) -> str:
+    """A page finished with ``VERSION_SLOT`` given its language's index version (``page_config``)."""
+    return output.replace(f'data-index="{VERSION_SLOT}"', f'data-index="{version}"', 1) if version else output
+
+
 def language_root(lang: str, default: str) -> str:
     """The language's folder, relative to the site's root ("" for the default language)."""
     return "" if lang == default else f"{lang}/"
