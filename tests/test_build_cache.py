@@ -277,6 +277,31 @@ def test_a_page_committed_since_is_dated_by_its_new_commit_and_the_others_keep_t
     assert found <= of - 16  # the first language's build asked git for every page again
 
 
+def test_the_date_plugin_is_told_each_commits_tag_from_one_listing_of_the_tags(guide):
+    """The plugin asked git for the tag of each page's last commit (``git tag --points-at``, once per commit):
+    the kept answers' commits and the site's last commit get their tag, or none, from one listing."""
+    from types import SimpleNamespace
+
+    from tcguide.site import build_cache, page_dates
+
+    path = guide / "docs" / "en" / "contributing.md"
+    path.write_text(path.read_text(encoding="utf-8") + "\nMore.\n", encoding="utf-8")
+    commit(guide, "Contributing: more", "2021-03-04T12:00:00+00:00")
+    git = lambda *args: subprocess.run(["git", *args], cwd=guide, check=True, capture_output=True,  # noqa: E731
+                                       text=True).stdout.strip()
+    head, first = git("rev-parse", "HEAD"), git("rev-parse", "HEAD~1")
+    git("tag", "b-light")
+    git("-c", "user.name=T", "-c", "user.email=t@example.com", "tag", "-a", "a-annotated", "-m", "annotated")
+    plugin = SimpleNamespace(config={"enabled": True, "enable_parallel_processing": True, "exclude": []},
+                             util=SimpleNamespace(tag_cache={}, ignored_commits=[]), last_revision_commits={},
+                             cached_source_paths={}, last_site_revision_hash=head)
+    dates = page_dates.Dates(guide, build_cache.Store(guide, page_dates.KIND))
+    dates.store.put(dates._key(plugin), {"head": head, "answers": {"docs/en/index.md": [first, 1],
+                                                                     "docs/en/contributing.md": [head, 2]}})
+    dates.give(SimpleNamespace(plugins={page_dates.PLUGIN: plugin}), [])
+    assert plugin.util.tag_cache == {head: "a-annotated", first: ""}
+
+
 def test_a_notebook_page_reused_into_an_empty_site_folder_brings_its_shared_files(guide):
     """A notebook page's finished HTML is reused (site/output_cache.py) and the styles, scripts and charts
     it links, which finishing it wrote to the site, are written to the new site from the store."""
