@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import importlib.metadata
 import json
 import logging
 import os
@@ -28,6 +27,8 @@ import tempfile
 import time
 from contextlib import contextmanager
 from pathlib import Path
+
+from tcguide.site import built
 
 FOLDER = Path(".cache") / "tcguide"
 KEEP_DAYS = 14
@@ -72,8 +73,7 @@ def code_version() -> str:
     for path in sorted(package.rglob("*.py")):
         h.update(f"{path.relative_to(package).as_posix()}\0".encode())
         h.update(hashlib.sha256(path.read_bytes()).digest())
-    installed = sorted(f"{d.metadata['Name']}=={d.version}" for d in importlib.metadata.distributions())
-    h.update(";".join(installed).encode())
+    h.update(";".join(built.installed()).encode())
     return h.hexdigest()
 
 
@@ -178,8 +178,6 @@ class TreeKeyed:
     tree before it)."""
 
     def __init__(self, root: Path, env: dict[str, str], docs: str = "docs"):
-        from tcguide.site import built
-
         folder = docs.rstrip("/") + "/"
         self._state = lambda: built.tree(root, env, day=False,
                                          apart=lambda name: name.startswith(folder) and name.endswith(".md"))

@@ -19,6 +19,7 @@ the day (a page not committed yet is dated by the build's day). Stdlib only.
 from __future__ import annotations
 
 import datetime
+import functools
 import hashlib
 import importlib.metadata
 import json
@@ -70,11 +71,17 @@ def tree(root: Path, env: dict[str, str], day: bool = True,
     names = sorted(set(ENV_TAG.findall(config.read_text(encoding="utf-8")))) if config.is_file() else []
     for name in names:
         digest.update(f"env\0{name}\0{env.get(name, '(unset)')}\0".encode())
-    installed = sorted(f"{d.metadata['Name']}=={d.version}" for d in importlib.metadata.distributions())
-    digest.update(f"python\0{sys.version}\0{';'.join(installed)}\0".encode())
+    digest.update(f"python\0{sys.version}\0{';'.join(installed())}\0".encode())
     if day:
         digest.update(f"day\0{datetime.datetime.now(datetime.timezone.utc).date()}\0".encode())
     return digest.hexdigest(), kept
+
+
+@functools.cache
+def installed() -> tuple[str, ...]:
+    """Every installed distribution with its version, read once per process (each build of ``mkdocs serve``
+    read them twice: a fifth of a second), as ``build_cache.code_version`` reads them."""
+    return tuple(sorted(f"{d.metadata['Name']}=={d.version}" for d in importlib.metadata.distributions()))
 
 
 def site_digest(site_dir: Path) -> str:
