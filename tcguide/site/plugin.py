@@ -28,8 +28,8 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 
 from tcguide.site import (api_links, build_cache, figures, not_found, notebook_chapter, notebook_pages, output_cache,
-                          page_cache, page_dates, page_weight, pagehead, pages, render_cache, search, sitemaps,
-                          social, theme_files)
+                          page_cache, page_dates, page_weight, pagehead, pages, render_cache, search, serve,
+                          sitemaps, social, theme_files)
 from tcguide.i18n import translations as i18n
 from tcguide.core.languages import SOURCE
 from tcguide.core import claims, discovery, languages
@@ -315,12 +315,12 @@ class CellsPlugin(BasePlugin[CellsConfig]):
     on_post_build = CombinedEvent(_on_post_build, _on_post_build_all)
 
     def on_serve(self, server, config, builder):
+        """The snippet files, their outputs and the claims are watched too, every path polled more often
+        than MkDocs' half second (site/serve.py)."""
         if not self.config.enabled:
             return server
-        server.watch(str(self.project_root / self.config.snippets_dir))
-        if (self.project_root / claims.FOLDER).is_dir():
-            server.watch(str(self.project_root / claims.FOLDER))
-        return server
+        return serve.watch(server, config, [self.project_root / self.config.snippets_dir,
+                                            self.project_root / claims.FOLDER])
 
     def on_shutdown(self):
         if hasattr(self, "scratch"):
