@@ -22,6 +22,7 @@ def test_the_server_watches_its_paths_and_the_guides_folders_polled_every_tenth_
         served = serve.watch(server, config, [snippets, tmp_path / "claims"])  # no claims folder: not watched
         assert served is server
         assert server.observer.timeout == serve.POLL_SECONDS == 0.1
+        assert server.build_delay == serve.QUIET_SECONDS == 0.05
         assert {emitter.watch.path for emitter in server.observer.emitters} == before | {str(snippets)}
     finally:
         server.server_close()
