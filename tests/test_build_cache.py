@@ -15,6 +15,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -329,3 +330,23 @@ def test_pruning_keeps_what_the_build_used_and_the_most_recent_rest_within_its_r
     assert store.has("older" * 4)  # looked up by this build: used
     assert store.prune(since=now - 60, spare=0.5) == 2  # two used: room for half as much, the most recent one
     assert [name for name in ages if store.get(name * 4) is not None] == ["used", "recent", "older"]
+
+
+def test_a_store_holds_what_a_build_used_for_the_next_build_of_its_process_while_its_file_is_unchanged(tmp_path):
+    """mkdocs serve builds again and again in one process: an entry the last build used is not read and
+    decoded again, unless its file changed or went (pruned by another build) since."""
+    from tcguide.site import build_cache
+
+    store = build_cache.Store(tmp_path, "probe")
+    store.put("a" * 64, {"html": "<p>a</p>"})
+    store.put("b" * 64, ["b"])
+    store.prune(time.time() - 60)  # the end of a build that wrote both
+    held = store.get("a" * 64)
+    assert held == {"html": "<p>a</p>"} and store.get("a" * 64) is held  # not decoded again
+    store.prune(time.time() - 60)  # a build that used only a: b is no longer held
+    path = tmp_path / build_cache.FOLDER / "probe" / "aa" / f"{'a' * 64}.json"
+    path.write_text('{"html": "<p>rewritten</p>"}', encoding="utf-8")
+    os.utime(path, ns=(path.stat().st_mtime_ns + 10**9,) * 2)
+    assert store.get("a" * 64) == {"html": "<p>rewritten</p>"}  # its file changed: read again
+    path.unlink()
+    assert store.get("a" * 64) is None and store.get("b" * 64) == ["b"]  # gone: a miss; b read from its file

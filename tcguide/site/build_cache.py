@@ -78,21 +78,30 @@ def code_version() -> str:
 
 
 class Store:
-    """Entries of one kind, a JSON file each, named by their key."""
+    """Entries of one kind, a JSON file each, named by their key. The entries a build used stay in memory
+    for the next build of the same process (``mkdocs serve``: reading and decoding each page's entries
+    again was a tenth of a rebuild); one is still read from its file when the file changed since."""
 
     def __init__(self, root: Path, kind: str):
         self.kind = kind
         self.folder = Path(root) / FOLDER / kind
         self.hits = self.misses = 0  # since the last ``counted()``
+        self._held: dict[str, tuple[int, object]] = {}  # key -> (its file's mtime in ns, its value)
+        self._used: dict[str, tuple[int, object]] = {}  # what this build used or wrote, held for the next
 
     def _path(self, key: str) -> Path:
         return self.folder / key[:2] / f"{key}.json"
 
     def get(self, key: str):
         path = self._path(key)
+        held = self._used.get(key) or self._held.get(key)
         try:
-            value = json.loads(path.read_text(encoding="utf-8"))
+            if held is not None and path.stat().st_mtime_ns == held[0]:
+                value = held[1]
+            else:
+                value = json.loads(path.read_text(encoding="utf-8"))
             os.utime(path)  # used now: pruning keeps it
+            self._used[key] = (path.stat().st_mtime_ns, value)
         except (OSError, ValueError):
             self.misses += 1
             return None
@@ -121,6 +130,7 @@ class Store:
                                              delete=False) as out:
                 json.dump(value, out, ensure_ascii=False, separators=(",", ":"))
             os.replace(out.name, path)
+            self._used[key] = (path.stat().st_mtime_ns, value)
         except OSError:  # a cache that cannot be written costs a later build time, never this one's result
             pass
 
@@ -128,7 +138,8 @@ class Store:
         """After a build that started at ``since``: keep what it used or wrote, and of the rest the most
         recently used, up to ``spare`` times the build's own (another configuration's entries, say those
         of ``make serve`` without notebooks), none unused for ``keep_days``; remove the others. Returns
-        how many were removed."""
+        how many were removed. What this build used is what the next build of the process holds."""
+        self._held, self._used = self._used, {}
         found = []
         for path in self.folder.glob("*/*.json"):
             try:

@@ -120,11 +120,12 @@ class CellsPlugin(BasePlugin[CellsConfig]):
                 self.api_names_text = (self.project_root / self.config.api_names).read_text(encoding="utf-8")
             except ValueError as exc:
                 raise PluginError(f"tcguide: {exc}") from exc
-        if not between_languages or not hasattr(self, "stores"):  # one for the i18n plugin's builds of every language
+        if not hasattr(self, "stores"):  # one for every build of the process, and each of its languages
             self.stores = {kind: build_cache.Store(self.project_root, kind) for kind in
                            (page_cache.MARKDOWN, render_cache.KIND, search.CACHE_KIND, page_cache.NOTEBOOKS,
                             output_cache.KIND, output_cache.ASSETS, api_links.CACHE_KIND)} \
                 if self.config.cache else {}
+        if not between_languages or not hasattr(self, "started"):  # a build starts
             self.started = time.time()  # what the caches' entries used since then are kept (Store.prune)
             # the whole tree, as it is at the start of this build (and not again for each language)
             self.tree = build_cache.TreeKeyed(self.project_root, dict(os.environ), self.site.docs) \
