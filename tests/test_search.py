@@ -90,3 +90,31 @@ def test_the_index_version_follows_what_the_index_is_made_of():
     assert search.index_version([_Page("ru/a/", "<p>two</p>"), pages[1]], _Search) != version
     other = type("Other", (_Search,), {"config": dict(_Search.config, lang=["en"])})
     assert search.index_version(pages, other) != version
+
+
+def test_the_themes_plugin_strips_search_attributes_only_where_a_page_has_them():
+    """The theme's on_page_context, wrapped in the build's events: every page is indexed as before, and its
+    HTML comes out as the theme's leaves it, whether or not it has a data-search-* attribute with a value."""
+    import inspect
+    import types
+
+    from material.plugins.search.plugin import SearchPlugin
+
+    assert "r\"\\s?data-search-\\w+=\\\"[^\\\"]+\\\"\"" in inspect.getsource(SearchPlugin.on_page_context)
+    indexed = []
+    engine = SimpleNamespace(config=SimpleNamespace(enabled=True),
+                             search_index=SimpleNamespace(add_entry_from_context=lambda page: indexed.append(page.url)))
+    engine.on_page_context = types.MethodType(SearchPlugin.on_page_context, engine)
+    theirs = engine.on_page_context
+    config = SimpleNamespace(plugins=SimpleNamespace(events={"page_context": [print, engine.on_page_context]}))
+    search.strip_only_where_needed(config, engine)
+    search.strip_only_where_needed(config, engine)  # a later language of the same build: wrapped once
+    handler = config.plugins.events["page_context"][1]
+    assert config.plugins.events["page_context"][0] is print and handler != theirs
+    for n, html in enumerate(['<div class="x" data-search-exclude><p>a</p></div>',
+                              '<p data-search-boost="2">b</p><p>c <span data-search-exclude>d</span></p>']):
+        ours, theme = SimpleNamespace(url=f"ours{n}", content=html), SimpleNamespace(url=f"theme{n}", content=html)
+        assert handler({}, page=ours, config=None, nav=None) is None
+        theirs({}, page=theme, config=None, nav=None)
+        assert ours.content == theme.content == search.VALUED_ATTRIBUTE.sub("", html)
+    assert indexed == ["ours0", "theme0", "ours1", "theme1"]

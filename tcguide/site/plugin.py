@@ -138,11 +138,13 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         return config
 
     def on_pre_build(self, config):
-        """The theme's search index reads pages without their code blocks (site/search.py)."""
+        """The theme's search index reads pages without their code blocks, and its plugin strips attributes
+        only from pages that have them (site/search.py)."""
         engine = search.search_plugin(config)
         if self.config.enabled and engine is not None and getattr(engine, "search_index", None) is not None:
             search.index_without_code(engine, getattr(self, "jieba_dict", None),
                                       self.stores.get(search.CACHE_KIND))
+            search.strip_only_where_needed(config, engine)
 
     # Before the date plugin's on_files (0), which asks git for every page's date that its cache lacks;
     # after the i18n plugin's (-100) would be too late for it.

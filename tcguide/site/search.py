@@ -184,6 +184,36 @@ def index_without_code(search, jieba_dict: Path | None = None, store: build_cach
     index.add_entry_from_context = add_entry_from_context
 
 
+# What the theme's on_page_context takes out of a page (a data-search-* attribute with a value), and how it
+# starts: a literal, which the regular expression engine finds quickly.
+VALUED_ATTRIBUTE = re.compile(r'\s?data-search-\w+="[^"]+"')
+VALUED_START = re.compile(r'data-search-\w+="')
+
+
+def strip_only_where_needed(config, search) -> None:
+    """Have the theme's search plugin look for the attributes it strips before stripping them.
+
+    Its ``on_page_context`` indexes the page, then takes every ``data-search-*="…"`` attribute out of
+    the page's HTML with a regular expression that starts with an optional space: tried at every
+    character of every page, a tenth of a second of each build (the guide's pages have no such
+    attribute: their ``data-search-exclude`` has no value). Its handler, in the build's events, is
+    wrapped in one that indexes the page as it does and runs it only on a page with such an attribute
+    (found by the attribute's literal start). The pages are the same."""
+    events = config.plugins.events.get("page_context", [])
+    for i, handler in enumerate(events):
+        if handler == search.on_page_context:  # (not wrapped already, by an earlier language of the build)
+            events[i] = _page_context(search, handler)
+
+
+def _page_context(search, theirs):
+    def handler(context, *, page, config, nav):
+        if search.config.enabled and not (page.content and VALUED_START.search(page.content)):
+            search.search_index.add_entry_from_context(page)
+            return None
+        return theirs(context, page=page, config=config, nav=nav)
+    return handler
+
+
 CACHE_KIND = "search"
 
 
