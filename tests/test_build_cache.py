@@ -15,6 +15,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -113,7 +114,8 @@ def test_a_second_build_reuses_every_rendering_and_writes_the_same_site_as_one_w
     assert same_sites(guide / "site", guide / "uncached") == []
 
 
-def test_an_edited_page_is_rendered_again_and_the_pages_it_does_not_feed_are_reused(guide):
+def test_an_edited_page_is_rendered_again_and_the_pages_it_does_not_feed_are_reused(warm_guide, guide):
+    assert 'class="admonition warning tcg-notice"' not in page(warm_guide, "ru", "contributing")  # up to date
     path = guide / "docs" / "en" / "contributing.md"
     path.write_text(path.read_text(encoding="utf-8").replace("How to help.", "How to help, edited."), encoding="utf-8")
     result = build(guide)
@@ -124,6 +126,35 @@ def test_an_edited_page_is_rendered_again_and_the_pages_it_does_not_feed_are_reu
     # rendered again: the page, its three translations (outdated now: they say so) and the translation
     # status page of each language; the home and speedups pages of every language are reused
     assert (of - found, of) == (8, 16)
+    # and so is tcguide's work on them (keyed by the pages each reads, not by every page of docs/), and
+    # their finishing; the others are finished as before, with their language's new search index version
+    assert reused(result)["markdown"] == (8, 16), result.stderr[-3000:]
+    assert reused(result)["output"] == (8, 16), result.stderr[-3000:]
+    for lang in ("en", "ru"):
+        versions = {re.search(r'data-index="(\w+)"', page(guide, lang, name))[1] for name in ("index", "speedups")}
+        assert len(versions) == 1 and versions != {re.search(r'data-index="(\w+)"', page(warm_guide, lang, "index"))[1]}
+    assert "How to help, edited." not in page(guide, "ru", "contributing")
+    assert 'class="admonition warning tcg-notice"' in page(guide, "ru", "contributing")  # outdated, it says
+
+
+def test_an_edit_made_during_a_build_is_not_kept_under_the_key_of_the_pages_before_it(guide):
+    """tcguide's work on a page is kept at the end of the build only if no page changed meanwhile: an
+    entry made from a page as it was would be found again under the key of the pages as they were."""
+    from tcguide.site import build_cache
+
+    tree = build_cache.TreeKeyed(guide, dict(ENV))
+    assert tree.page("docs/en/contributing.md") and tree.page("docs/en/contributing.md") != tree.page(
+        "docs/ru/contributing.md")
+    store = build_cache.Store(guide, "probe")
+    tree.later(store, "k" * 64, "made")
+    path = guide / "docs" / "en" / "contributing.md"
+    path.write_text(path.read_text(encoding="utf-8") + "\nMore.\n", encoding="utf-8")
+    tree.flush()
+    assert store.get("k" * 64) is None
+    same = build_cache.TreeKeyed(guide, dict(ENV))
+    same.later(store, "k" * 64, "made")
+    same.flush()
+    assert store.get("k" * 64) == "made"
 
 
 def test_a_recaptured_output_is_shown_in_every_language_and_its_notebooks(guide):
@@ -249,6 +280,31 @@ def test_a_page_committed_since_is_dated_by_its_new_commit_and_the_others_keep_t
     assert found <= of - 16  # the first language's build asked git for every page again
 
 
+def test_the_date_plugin_is_told_each_commits_tag_from_one_listing_of_the_tags(guide):
+    """The plugin asked git for the tag of each page's last commit (``git tag --points-at``, once per commit):
+    the kept answers' commits and the site's last commit get their tag, or none, from one listing."""
+    from types import SimpleNamespace
+
+    from tcguide.site import build_cache, page_dates
+
+    path = guide / "docs" / "en" / "contributing.md"
+    path.write_text(path.read_text(encoding="utf-8") + "\nMore.\n", encoding="utf-8")
+    commit(guide, "Contributing: more", "2021-03-04T12:00:00+00:00")
+    git = lambda *args: subprocess.run(["git", *args], cwd=guide, check=True, capture_output=True,  # noqa: E731
+                                       text=True).stdout.strip()
+    head, first = git("rev-parse", "HEAD"), git("rev-parse", "HEAD~1")
+    git("tag", "b-light")
+    git("-c", "user.name=T", "-c", "user.email=t@example.com", "tag", "-a", "a-annotated", "-m", "annotated")
+    plugin = SimpleNamespace(config={"enabled": True, "enable_parallel_processing": True, "exclude": []},
+                             util=SimpleNamespace(tag_cache={}, ignored_commits=[]), last_revision_commits={},
+                             cached_source_paths={}, last_site_revision_hash=head)
+    dates = page_dates.Dates(guide, build_cache.Store(guide, page_dates.KIND))
+    dates.store.put(dates._key(plugin), {"head": head, "answers": {"docs/en/index.md": [first, 1],
+                                                                     "docs/en/contributing.md": [head, 2]}})
+    dates.give(SimpleNamespace(plugins={page_dates.PLUGIN: plugin}), [])
+    assert plugin.util.tag_cache == {head: "a-annotated", first: ""}
+
+
 def test_a_notebook_page_reused_into_an_empty_site_folder_brings_its_shared_files(guide):
     """A notebook page's finished HTML is reused (site/output_cache.py) and the styles, scripts and charts
     it links, which finishing it wrote to the site, are written to the new site from the store."""
@@ -276,3 +332,23 @@ def test_pruning_keeps_what_the_build_used_and_the_most_recent_rest_within_its_r
     assert store.has("older" * 4)  # looked up by this build: used
     assert store.prune(since=now - 60, spare=0.5) == 2  # two used: room for half as much, the most recent one
     assert [name for name in ages if store.get(name * 4) is not None] == ["used", "recent", "older"]
+
+
+def test_a_store_holds_what_a_build_used_for_the_next_build_of_its_process_while_its_file_is_unchanged(tmp_path):
+    """mkdocs serve builds again and again in one process: an entry the last build used is not read and
+    decoded again, unless its file changed or went (pruned by another build) since."""
+    from tcguide.site import build_cache
+
+    store = build_cache.Store(tmp_path, "probe")
+    store.put("a" * 64, {"html": "<p>a</p>"})
+    store.put("b" * 64, ["b"])
+    store.prune(time.time() - 60)  # the end of a build that wrote both
+    held = store.get("a" * 64)
+    assert held == {"html": "<p>a</p>"} and store.get("a" * 64) is held  # not decoded again
+    store.prune(time.time() - 60)  # a build that used only a: b is no longer held
+    path = tmp_path / build_cache.FOLDER / "probe" / "aa" / f"{'a' * 64}.json"
+    path.write_text('{"html": "<p>rewritten</p>"}', encoding="utf-8")
+    os.utime(path, ns=(path.stat().st_mtime_ns + 10**9,) * 2)
+    assert store.get("a" * 64) == {"html": "<p>rewritten</p>"}  # its file changed: read again
+    path.unlink()
+    assert store.get("a" * 64) is None and store.get("b" * 64) == ["b"]  # gone: a miss; b read from its file

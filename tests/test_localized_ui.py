@@ -15,6 +15,21 @@ def test_a_notebook_pages_copy_button_says_copied_in_the_pages_language(lang, wo
     assert '<div tabindex="0" class="highlight-ipynb">' in out
 
 
+def test_a_notebook_pages_copy_button_script_is_one_file_for_every_page(tmp_path):
+    """The converter's script of the copy buttons (4 KB) is served once, as a classic script that runs where
+    it stood; the theme's own short inline scripts stay where they are."""
+    clipboard = "(function (global, factory) {" + " " * 2000 + "})();"
+    page = (f'<script>__md_scope=new URL("..",location)</script><article><script>\n{clipboard}</script>'
+            '<div class="highlight-ipynb"></div></article>')
+    written = []
+    out = notebook_pages.finish(page, "Copied!", tmp_path, "en/x/notebook/", written)
+    assert '<script>__md_scope=new URL("..",location)</script>' in out and clipboard not in out
+    [name] = written
+    assert name.startswith("assets/notebook/") and name.endswith(".js")
+    assert f'<script src="../../../{name}"></script>' in out
+    assert (tmp_path / name).read_text(encoding="utf-8") == f"\n{clipboard}"
+
+
 def test_every_language_has_every_label_the_english_has():
     missing = {lang: sorted(set(LABELS["en"]) - set(words)) for lang, words in LABELS.items()}
     assert not any(missing.values()), missing

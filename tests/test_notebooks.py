@@ -237,6 +237,33 @@ def test_a_shared_helper_is_written_where_import_finds_it_from_the_notebook(tmp_
     assert code_cells(result.notebook)[1]["outputs"][0]["text"] == "6\n"
 
 
+def test_a_helper_that_several_files_import_is_written_once_unless_a_torchrun_file_wrote_it(tmp_path):
+    """Files of one notebook that import the same module find it where the first wrote it: a second
+    ``%%writefile`` of the same text would only repeat it (the speedups notebook wrote its timing module
+    five times). A module another file wrote with other text, or that only a torchrun file's cell (never
+    run) wrote, is written again."""
+    (tmp_path / "snippets" / "_shared").mkdir(parents=True)
+    (tmp_path / "snippets" / "_shared" / "timing.py").write_text("def thrice(n):\n    return 3 * n\n")
+    (tmp_path / "snippets" / "other").mkdir()
+    (tmp_path / "snippets" / "other" / "timing.py").write_text("def thrice(n):\n    return n + n + n\n")
+    uses = "# %% go\nfrom timing import thrice\nprint(thrice(2))\n"
+    for name in ("topic/first.py", "topic/second.py", "other/third.py", "topic/fourth.py"):
+        OUTPUTS[name] = {"go": [{"output_type": "stream", "name": "stdout", "text": "6\n"}]}
+        captured(tmp_path, name, uses)
+    OUTPUTS["topic/dist.py"] = {"go": []}
+    captured(tmp_path, "topic/dist.py", TORCHRUN.split("# %% setup")[0] + "# %% go\nimport timing\n")
+    page = "# T\n\n" + "".join(f"[[cell topic/{name}.py#go]]\n\n" for name in ("dist", "first", "second")) + \
+        "[[cell other/third.py#go]]\n\n[[cell topic/fourth.py#go]]\n"
+    nb, problems = make(tmp_path, page, "en")
+    assert problems == []
+    writes = [(c["metadata"]["tcguide"]["snippet"], c["metadata"]["tags"]) for c in code_cells(nb)
+              if c["source"].startswith("%%writefile")]
+    assert writes == [("snippets/topic/dist.py", ["setup", "helper", "skip-execution"]),  # not run: not written
+                      ("snippets/topic/first.py", ["setup", "helper"]),
+                      ("snippets/other/third.py", ["setup", "helper"]),  # its own timing.py, other text
+                      ("snippets/topic/fourth.py", ["setup", "helper"])]  # the shared one, over third's
+
+
 def test_what_the_notebook_needs_is_said_after_its_title_and_its_first_code_cell_installs_the_packages(tmp_path):
     """A CUDA GPU and how to pick one in Colab, the torch and CUDA of the captures, and the packages the code
     imports by the name of a distribution its capture recorded: not a helper module, not a module a cell

@@ -7,6 +7,8 @@ its own (tests/conftest.py): never the address `make serve` uses. Every wait is 
 page, never for the network to fall quiet or for a fixed time.
 """
 
+import json
+
 import pytest
 
 from tcguide.core import store
@@ -131,5 +133,28 @@ def test_linked_inline_code_reads_at_4_5_to_1_or_more(browser, base_url, scheme)
             assert codes.count() >= 5, path
             ratios = [codes.nth(i).evaluate(CONTRAST) for i in range(min(codes.count(), 20))]
             assert min(ratios) >= 4.5, (scheme, path, min(ratios))
+    finally:
+        context.close()
+
+
+def test_a_notebook_pages_copy_button_copies_its_cells_source_indented(browser, base_url, guide_site):
+    """A code cell's copy button on a notebook page copies the cell's source, as the downloaded notebook
+    holds it, indentation included: a helper module's function body, say."""
+    notebook = json.loads((guide_site / "speedups" / "notebook" / "speedups.ipynb").read_text(encoding="utf-8"))
+    sources = ["".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "code"]
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    try:
+        page.goto(f"{base_url}/speedups/notebook/")
+        buttons = page.locator("clipboard-copy")
+        assert buttons.count() == len(sources)
+        for i in (1, len(sources) - 1):  # a %%writefile cell (its functions indented), and the last cell
+            buttons.nth(i).scroll_into_view_if_needed()
+            buttons.nth(i).click()
+            page.wait_for_function("() => document.querySelectorAll('.notice:not([hidden])').length > 0")
+            copied = page.evaluate("navigator.clipboard.readText()")
+            assert copied == sources[i], (i, copied[:300])
+            page.evaluate("navigator.clipboard.writeText('')")
+        assert "\n    " in sources[1]  # the check above is of indented code
     finally:
         context.close()

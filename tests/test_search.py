@@ -2,6 +2,7 @@
 
 import json
 import re
+from types import SimpleNamespace
 
 import pytest
 
@@ -28,6 +29,30 @@ def test_a_glossary_term_stays_whole_beside_a_common_neighbour(tmp_path):
     with search.jieba_user_dict(glossary).open("rb") as terms:  # jieba leaves a file it opens open
         words.load_userdict(terms)
     assert "后端" in words.lcut("返回这个后端的名字")
+
+
+def test_each_build_of_one_process_segments_chinese_as_a_build_from_scratch(tmp_path):
+    """``mkdocs serve`` builds again and again in one process: each build's k-th language is segmented after
+    k loads of the glossary's words, as in a build from scratch (and its pages' search entries are keyed so),
+    not after all the loads of the builds before it."""
+    import jieba
+
+    words = tmp_path / "words.txt"
+    words.write_text("图中断\n后端\n", encoding="utf-8")
+    engine = SimpleNamespace(config=SimpleNamespace(lang=None))
+
+    def build() -> list:
+        search.new_build()
+        seen = []
+        for lang in ("en", "ru", "zh", "ko"):
+            search.configure(engine, lang, {}, words)
+            search._load_user_dict(words)
+            seen.append((search._ASKED[str(words)], jieba.dt.total, jieba.dt.FREQ.get("图中断")))
+        return seen
+
+    first, second = build(), build()
+    assert [asked for asked, _, _ in first] == [1, 2, 3, 4]
+    assert second == first and len({total for _, total, _ in first}) == 4  # each load adds to the total
 
 
 PAGE = ('<script id="__config" type="application/json">{"base": "../..", "features": [], '
@@ -79,3 +104,31 @@ def test_the_index_version_follows_what_the_index_is_made_of():
     assert search.index_version([_Page("ru/a/", "<p>two</p>"), pages[1]], _Search) != version
     other = type("Other", (_Search,), {"config": dict(_Search.config, lang=["en"])})
     assert search.index_version(pages, other) != version
+
+
+def test_the_themes_plugin_strips_search_attributes_only_where_a_page_has_them():
+    """The theme's on_page_context, wrapped in the build's events: every page is indexed as before, and its
+    HTML comes out as the theme's leaves it, whether or not it has a data-search-* attribute with a value."""
+    import inspect
+    import types
+
+    from material.plugins.search.plugin import SearchPlugin
+
+    assert "r\"\\s?data-search-\\w+=\\\"[^\\\"]+\\\"\"" in inspect.getsource(SearchPlugin.on_page_context)
+    indexed = []
+    engine = SimpleNamespace(config=SimpleNamespace(enabled=True),
+                             search_index=SimpleNamespace(add_entry_from_context=lambda page: indexed.append(page.url)))
+    engine.on_page_context = types.MethodType(SearchPlugin.on_page_context, engine)
+    theirs = engine.on_page_context
+    config = SimpleNamespace(plugins=SimpleNamespace(events={"page_context": [print, engine.on_page_context]}))
+    search.strip_only_where_needed(config, engine)
+    search.strip_only_where_needed(config, engine)  # a later language of the same build: wrapped once
+    handler = config.plugins.events["page_context"][1]
+    assert config.plugins.events["page_context"][0] is print and handler != theirs
+    for n, html in enumerate(['<div class="x" data-search-exclude><p>a</p></div>',
+                              '<p data-search-boost="2">b</p><p>c <span data-search-exclude>d</span></p>']):
+        ours, theme = SimpleNamespace(url=f"ours{n}", content=html), SimpleNamespace(url=f"theme{n}", content=html)
+        assert handler({}, page=ours, config=None, nav=None) is None
+        theirs({}, page=theme, config=None, nav=None)
+        assert ours.content == theme.content == search.VALUED_ATTRIBUTE.sub("", html)
+    assert indexed == ["ours0", "theme0", "ours1", "theme1"]

@@ -40,3 +40,31 @@ def test_a_notebook_page_keeps_its_text_and_loses_markup_it_does_not_need():
             in slim)  # styled tokens keep their span; the code's own indentation stays
     assert "<script>\n    var x = 1;\n</script>" in slim  # scripts untouched
     assert '<div class="jp-InputArea">\n<div class="zeroclipboard-container">' in slim  # markup's indentation gone
+
+
+# A code cell as mkdocs-jupyter renders it: its highlighted code, then the same code again, plain, for its copy button.
+COPIED = ('<clipboard-copy for="cell-3" aria-label="Copy to Clipboard"></clipboard-copy>\n'
+          '<div tabindex="0" class="highlight-ipynb hl-python"><pre><span class="k">def</span> f<span class="p">():</span>\n'
+          '    <span class="k">return</span> <span class="s2">"&lt;pre&gt;"</span>\n</pre></div>\n'
+          '<div class="clipboard-copy-txt" id="cell-3">def f():\n    return "&lt;pre&gt;"</div>\n'
+          '<div class="jp-OutputArea-output"><pre>&lt;pre&gt;\n</pre></div>')
+
+
+def test_a_notebook_cells_copy_button_copies_its_highlighted_code_which_it_no_longer_carries_twice():
+    """The button copies the element its ``for`` names; that is now the highlighted block, whose text is the
+    cell's source (its last line break gone: the copy had none). The output's block stays as it was."""
+    slim = notebook_weight.slim(COPIED)
+    assert "clipboard-copy-txt" not in slim and slim.count('id="cell-3"') == 1
+    assert ('<div tabindex="0" class="highlight-ipynb hl-python"><pre id="cell-3"><span class="k">def</span> f'
+            '<span class="p">():</span>\n    <span class="k">return</span> <span class="s2">"&lt;pre&gt;"</span></pre></div>'
+            in slim)  # indented as the source is (the plain copy lost its indentation to the markup's)
+    assert slim.endswith('<div class="jp-OutputArea-output"><pre>&lt;pre&gt;\n</pre></div>')
+
+
+def test_a_notebook_page_loads_no_mathjax_it_has_no_address_for():
+    page = ('<p>a</p>\n    <!-- Load mathjax -->\n    <script src=""> </script>\n    <!-- MathJax configuration -->\n'
+            '    <script type="text/x-mathjax-config">\n    init_mathjax();\n    </script>\n'
+            '    <!-- End of mathjax configuration --><p>b</p>')
+    assert notebook_weight.slim(page) == "<p>a</p>\n<p>b</p>"
+    loaded = page.replace('src=""', 'src="mathjax.js"')
+    assert "init_mathjax" in notebook_weight.slim(loaded)  # a site that loads it keeps it

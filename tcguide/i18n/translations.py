@@ -175,11 +175,12 @@ class Site:
 
 @dataclass(frozen=True)
 class ReadOnce(Site):
-    """The site as one build sees it: each page read and parsed once, however often the builds of
-    its languages ask (a page's notices, the status table and the English ids each read pages of
-    every language). A build makes a new one, so an edit between builds is read."""
+    """The site as one build sees it: each page read and parsed once, each translation's status found
+    once, however often the builds of its languages ask (a page's notices, the status table and the
+    English ids each read pages of every language). A build makes a new one: an edit is read."""
 
     _pages: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+    _statuses: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     def read(self, lang: str, page: str) -> Page:
         if (lang, page) not in self._pages:
@@ -212,6 +213,13 @@ def record_of(page: Page) -> dict:
 
 
 def status(site: Site, lang: str, page: str, english: Page | None = None) -> Status:
+    known = site._statuses if isinstance(site, ReadOnce) else {}  # found once per ReadOnce site
+    if (lang, page) not in known:
+        known[lang, page] = _status(site, lang, page, english)
+    return known[lang, page]
+
+
+def _status(site: Site, lang: str, page: str, english: Page | None = None) -> Status:
     if not site.path(lang, page).exists():
         return Status(lang, page, "missing")
     english = english or site.read(SOURCE, page)

@@ -10,7 +10,8 @@ as plain JSON (stdlib only: notebooks are made on GPU machines that have no Jupy
   and its provenance (file, cell, line, captured_at, environment) in ``metadata.tcguide``;
 - what "Run all" needs around them, each made from the snippet files, never typed: the cells
   of a file that come before a shown one and that the page does not show (collapsed, tagged
-  ``setup``), the helper modules a file imports (``%%writefile``), and, when the page goes back
+  ``setup``), the helper modules a file imports (``%%writefile``, once for the notebook where
+  files import the same module), and, when the page goes back
   to a file after another one, that file's names kept and restored, since each file was
   written to run in a process of its own;
 - under each cell's captured outputs, where and when they were captured (a short visible line,
@@ -83,6 +84,7 @@ class _Notebook:
     sources: dict = field(default_factory=dict)  # snippet path -> the code of the file and its helpers
     problems: list = field(default_factory=list)
     cuda: dict = field(default_factory=dict)  # "file.py" or "file.py#cell" -> why it needs CUDA
+    written: dict = field(default_factory=dict)  # a helper's path, as "Run all" writes it -> the text written
 
     def _id(self, wanted: str) -> str:
         base = re.sub(r"[^A-Za-z0-9_-]+", "-", wanted).strip("-")[:56] or "cell"
@@ -257,6 +259,10 @@ def _start(nb: _Notebook, name: str, snippet, catalog: Catalog) -> None:
     for shown_path, (path, _) in sorted(snippet.helpers.items()):
         relative = helper_target(shown_path, snippet.path)
         source = f"%%writefile {relative}\n" + path.read_text(encoding="utf-8")
+        if nb.written.get(relative) == source:
+            continue  # an earlier file's cell wrote the same module where import finds it: once is enough
+        if req.launcher != "torchrun":  # a torchrun file's cells are not run: its helpers are not written
+            nb.written[relative] = source
         tags = ["setup", "helper"] + (["skip-execution"] if req.launcher == "torchrun" else [])
         nb.code(source, f"helper-{relative}", tags, {"snippet": snippet.path, "helper": shown_path}, hidden=True)
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import importlib.metadata
 import json
 import logging
 import os
@@ -28,6 +27,8 @@ import tempfile
 import time
 from contextlib import contextmanager
 from pathlib import Path
+
+from tcguide.site import built
 
 FOLDER = Path(".cache") / "tcguide"
 KEEP_DAYS = 14
@@ -72,27 +73,35 @@ def code_version() -> str:
     for path in sorted(package.rglob("*.py")):
         h.update(f"{path.relative_to(package).as_posix()}\0".encode())
         h.update(hashlib.sha256(path.read_bytes()).digest())
-    installed = sorted(f"{d.metadata['Name']}=={d.version}" for d in importlib.metadata.distributions())
-    h.update(";".join(installed).encode())
+    h.update(";".join(built.installed()).encode())
     return h.hexdigest()
 
 
 class Store:
-    """Entries of one kind, a JSON file each, named by their key."""
+    """Entries of one kind, a JSON file each, named by their key. The entries a build used stay in memory
+    for the next build of the same process (``mkdocs serve``: reading and decoding each page's entries
+    again was a tenth of a rebuild); one is still read from its file when the file changed since."""
 
     def __init__(self, root: Path, kind: str):
         self.kind = kind
         self.folder = Path(root) / FOLDER / kind
         self.hits = self.misses = 0  # since the last ``counted()``
+        self._held: dict[str, tuple[int, object]] = {}  # key -> (its file's mtime in ns, its value)
+        self._used: dict[str, tuple[int, object]] = {}  # what this build used or wrote, held for the next
 
     def _path(self, key: str) -> Path:
         return self.folder / key[:2] / f"{key}.json"
 
     def get(self, key: str):
         path = self._path(key)
+        held = self._used.get(key) or self._held.get(key)
         try:
-            value = json.loads(path.read_text(encoding="utf-8"))
+            if held is not None and path.stat().st_mtime_ns == held[0]:
+                value = held[1]
+            else:
+                value = json.loads(path.read_text(encoding="utf-8"))
             os.utime(path)  # used now: pruning keeps it
+            self._used[key] = (path.stat().st_mtime_ns, value)
         except (OSError, ValueError):
             self.misses += 1
             return None
@@ -121,6 +130,7 @@ class Store:
                                              delete=False) as out:
                 json.dump(value, out, ensure_ascii=False, separators=(",", ":"))
             os.replace(out.name, path)
+            self._used[key] = (path.stat().st_mtime_ns, value)
         except OSError:  # a cache that cannot be written costs a later build time, never this one's result
             pass
 
@@ -128,7 +138,8 @@ class Store:
         """After a build that started at ``since``: keep what it used or wrote, and of the rest the most
         recently used, up to ``spare`` times the build's own (another configuration's entries, say those
         of ``make serve`` without notebooks), none unused for ``keep_days``; remove the others. Returns
-        how many were removed."""
+        how many were removed. What this build used is what the next build of the process holds."""
+        self._held, self._used = self._used, {}
         found = []
         for path in self.folder.glob("*/*.json"):
             try:
@@ -167,29 +178,41 @@ def toc_tokens(toc) -> list[dict]:
 
 class TreeKeyed:
     """Entries that depend on more than one can name: tcguide's work on a page reads its snippet files,
-    their outputs and helper modules, the claims, the other languages' pages, the translations' records
-    and their history. They are keyed by the whole tree instead: every file git sees in the checkout
-    (tracked, or new and not ignored), the commit, the environment variables mkdocs.yml reads and the
-    installed versions (``built.inputs_digest``, without the day), so any change anywhere is another key.
-    What a build makes is stored at its end, and only if the tree is then still what it was at its start
-    (an edit made during the build would otherwise be stored under the key of the tree before it)."""
+    their outputs and helper modules, the claims, the translations' records and their history. They are
+    keyed by the tree instead: every file git sees in the checkout (tracked, or new and not ignored), the
+    commit, the environment variables mkdocs.yml reads and the installed versions (``built.tree``, without
+    the day), so any change anywhere is another key; but for the pages of docs/ (its Markdown files), which
+    are kept apart, each with its own digest (``pages``): an entry names the pages it read besides its own
+    (``page``, ``every_page``), so that an edit to one page is another key only for the entries that read
+    it. What a build makes is stored at its end, and only if the tree and the pages are then still what
+    they were at its start (an edit made during the build would otherwise be stored under the key of the
+    tree before it)."""
 
-    def __init__(self, root: Path, env: dict[str, str]):
-        from tcguide.site import built
-
-        self._digest = lambda: built.inputs_digest(root, env, day=False)
-        self.tree = self._digest()
+    def __init__(self, root: Path, env: dict[str, str], docs: str = "docs"):
+        folder = docs.rstrip("/") + "/"
+        self._state = lambda: built.tree(root, env, day=False,
+                                         apart=lambda name: name.startswith(folder) and name.endswith(".md"))
+        found = self._state()
+        self.tree, self.pages = found if found is not None else (None, {})
         self._pending: list[tuple[Store, str, object]] = []
 
     def key(self, *parts) -> str | None:
         """None outside a git checkout: then nothing is kept."""
         return None if self.tree is None else digest("tree", code_version(), self.tree, *parts)
 
+    def page(self, name: str) -> str | None:
+        """The digest of a page of docs/ (its name relative to the project: docs/en/x.md); None if there is none."""
+        return self.pages.get(name)
+
+    def every_page(self) -> str:
+        """One digest of every page of docs/, by name."""
+        return digest("pages", sorted(self.pages.items()))
+
     def later(self, store: Store, key: str, value) -> None:
         self._pending.append((store, key, value))
 
     def flush(self) -> None:
-        if self._pending and self._digest() == self.tree:
+        if self._pending and self._state() == (self.tree, self.pages):
             for store, key, value in self._pending:
                 store.put(key, value)
         self._pending = []

@@ -19,6 +19,7 @@ the day (a page not committed yet is dated by the build's day). Stdlib only.
 from __future__ import annotations
 
 import datetime
+import functools
 import hashlib
 import importlib.metadata
 import json
@@ -26,6 +27,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Callable
 
 STAMP = Path(".cache") / "tcguide" / "built-site.json"
 ENV_TAG = re.compile(r"!ENV\s*\[?\s*([A-Za-z_][A-Za-z0-9_]*)")
@@ -43,24 +45,43 @@ def inputs_digest(root: Path, env: dict[str, str], day: bool = True) -> str | No
     """A digest of what a build of the site at ``root`` with the environment ``env`` reads; None
     outside a git checkout (then the pages' dates are not the tree's). Without ``day``, the build's day
     is left out: what does not date a page by the build does not depend on it."""
+    found = tree(root, env, day)
+    return found[0] if found is not None else None
+
+
+def tree(root: Path, env: dict[str, str], day: bool = True,
+         apart: Callable[[str], bool] = lambda name: False) -> tuple[str, dict[str, str]] | None:
+    """``inputs_digest`` of every file but those whose name (relative to ``root``) ``apart`` picks, and
+    the digest of each of those by its name: a cache can then key an entry on the few of them it read
+    (a page's own Markdown, say) instead of all. None outside a git checkout."""
     head, listed = _git(root, "rev-parse", "HEAD"), _git(root, "ls-files", "-z", "--cached", "--others",
                                                         "--exclude-standard")
     if head is None or listed is None:
         return None
     digest = hashlib.sha256(b"head\0" + head.strip() + b"\0")
+    kept: dict[str, str] = {}
     for name in sorted({n for n in listed.decode("utf-8", "surrogateescape").split("\0") if n}):
         path = root / name
         content = path.read_bytes() if path.is_file() else b"(none)"
+        if apart(name):
+            kept[name] = hashlib.sha256(content).hexdigest()
+            continue
         digest.update(f"file\0{name}\0{hashlib.sha256(content).hexdigest()}\0".encode("utf-8", "surrogateescape"))
     config = root / "mkdocs.yml"
     names = sorted(set(ENV_TAG.findall(config.read_text(encoding="utf-8")))) if config.is_file() else []
     for name in names:
         digest.update(f"env\0{name}\0{env.get(name, '(unset)')}\0".encode())
-    installed = sorted(f"{d.metadata['Name']}=={d.version}" for d in importlib.metadata.distributions())
-    digest.update(f"python\0{sys.version}\0{';'.join(installed)}\0".encode())
+    digest.update(f"python\0{sys.version}\0{';'.join(installed())}\0".encode())
     if day:
         digest.update(f"day\0{datetime.datetime.now(datetime.timezone.utc).date()}\0".encode())
-    return digest.hexdigest()
+    return digest.hexdigest(), kept
+
+
+@functools.cache
+def installed() -> tuple[str, ...]:
+    """Every installed distribution with its version, read once per process (each build of ``mkdocs serve``
+    read them twice: a fifth of a second), as ``build_cache.code_version`` reads them."""
+    return tuple(sorted(f"{d.metadata['Name']}=={d.version}" for d in importlib.metadata.distributions()))
 
 
 def site_digest(site_dir: Path) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import urljoin
 
-from tcguide.site import render, search
+from tcguide.site import page_weight, render, search
 from tcguide.i18n import translations as i18n
 from tcguide.core.languages import SOURCE
 
@@ -25,7 +25,7 @@ def page(output: str, lang: str, site: i18n.Site, site_url: str | None, site_dir
     if search_root is not None:
         output = search.page_config(output, search_root)
     home = urljoin(site_url or "/", "" if lang == SOURCE else f"{lang}/")
-    output = render.not_found_body(output, lang, home)
+    output = page_weight.slim(render.not_found_body(output, lang, home))
     if lang != SOURCE:
         (Path(site_dir) / lang).mkdir(parents=True, exist_ok=True)
         (Path(site_dir) / lang / TEMPLATE).write_text(output, encoding="utf-8")

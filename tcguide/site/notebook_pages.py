@@ -163,9 +163,11 @@ def is_notebook_page(page) -> bool:
     return page.file.src_uri.endswith(".ipynb")
 
 
-SHARED_MIN_BYTES = 1024  # a style or module script this long is served once, as a file, not in every page
+SHARED_MIN_BYTES = 1024  # a style or script this long is served once, as a file, not in every page
+# (the theme's own inline scripts, which must run where they are, are shorter: 700 bytes at most)
 _INLINE = re.compile(r'<style(?: type="text/css")?>\n(?P<css>.*?)</style>'
-                     r'|<script type="module">(?P<js>.*?)</script>', re.S)
+                     r'|<script type="module">(?P<js>.*?)</script>'
+                     r'|<script>(?P<classic>.*?)</script>', re.S)
 
 
 _IMAGE = re.compile(r'src="data:(?P<mime>image/svg\+xml|image/png);base64,(?P<data>[A-Za-z0-9+/=\s]+)"')
@@ -175,7 +177,8 @@ def finish(page_html: str, copied: str, site_dir: Path | None = None, page_url: 
            written: list[str] | None = None) -> str:
     """A rendered notebook page, reachable by keyboard (its code areas scroll sideways, so they take
     focus), whose copy button says "Copied!" in the page's language, and whose big inline styles and
-    scripts (mkdocs-jupyter puts about 590 KB of CSS in every notebook page) and its charts are files
+    scripts (mkdocs-jupyter puts about 590 KB of CSS and the 4 KB script of its copy buttons in every
+    notebook page) and its charts are files
     of the site, named by their content: one download for every notebook page and language, cached
     by the browser. An SVG chart is served with its drawing only, as the chapter pages' are, under the
     name its chapter page gives it. What else the page carries and does not need goes (``notebook_weight``).
@@ -187,8 +190,8 @@ def finish(page_html: str, copied: str, site_dir: Path | None = None, page_url: 
         return notebook_weight.slim(page_html)
 
     def shared(match: re.Match) -> str:
-        css, js = match["css"], match["js"]
-        text = css if css is not None else js
+        css, js, classic = match["css"], match["js"], match["classic"]
+        text = css if css is not None else js if js is not None else classic
         if len(text.encode("utf-8")) < SHARED_MIN_BYTES:
             return match.group(0)
         name = f"assets/notebook/{hashlib.sha256(text.encode('utf-8')).hexdigest()[:16]}.{'css' if css is not None else 'js'}"
@@ -199,8 +202,10 @@ def finish(page_html: str, copied: str, site_dir: Path | None = None, page_url: 
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8")
         url = html.escape(get_relative_url(name, page_url))
-        return (f'<link rel="stylesheet" href="{url}">' if css is not None
-                else f'<script type="module" src="{url}"></script>')
+        if css is not None:
+            return f'<link rel="stylesheet" href="{url}">'
+        # a classic script from a file runs where it stands, as the inline one did; a module, deferred, as before
+        return f'<script type="module" src="{url}"></script>' if js is not None else f'<script src="{url}"></script>'
 
     def image(match: re.Match) -> str:
         mime, data = match["mime"], base64.b64decode(match["data"])

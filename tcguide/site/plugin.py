@@ -28,7 +28,8 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 
 from tcguide.site import (api_links, build_cache, figures, not_found, notebook_chapter, notebook_pages, output_cache,
-                          page_cache, page_dates, pagehead, pages, render_cache, search, sitemaps, social, theme_files)
+                          page_cache, page_dates, page_weight, pagehead, pages, render_cache, search, serve,
+                          sitemaps, social, theme_files)
 from tcguide.i18n import translations as i18n
 from tcguide.core.languages import SOURCE
 from tcguide.core import claims, discovery, languages
@@ -104,6 +105,7 @@ class CellsPlugin(BasePlugin[CellsConfig]):
             # per language (every page still logs what is wrong with what it embeds).
             self.catalog = Catalog(self.project_root, self.config.snippets_dir)
             self.site = i18n.ReadOnce(self.project_root, Path(config.docs_dir).name)
+            search.new_build()
         engine = search.search_plugin(config)
         if engine is not None:
             glossary = self.config.search_glossary
@@ -118,14 +120,16 @@ class CellsPlugin(BasePlugin[CellsConfig]):
                 self.api_names_text = (self.project_root / self.config.api_names).read_text(encoding="utf-8")
             except ValueError as exc:
                 raise PluginError(f"tcguide: {exc}") from exc
-        if not between_languages or not hasattr(self, "stores"):  # one for the i18n plugin's builds of every language
+        if not hasattr(self, "stores"):  # one for every build of the process, and each of its languages
             self.stores = {kind: build_cache.Store(self.project_root, kind) for kind in
                            (page_cache.MARKDOWN, render_cache.KIND, search.CACHE_KIND, page_cache.NOTEBOOKS,
                             output_cache.KIND, output_cache.ASSETS, api_links.CACHE_KIND)} \
                 if self.config.cache else {}
+        if not between_languages or not hasattr(self, "started"):  # a build starts
             self.started = time.time()  # what the caches' entries used since then are kept (Store.prune)
             # the whole tree, as it is at the start of this build (and not again for each language)
-            self.tree = build_cache.TreeKeyed(self.project_root, dict(os.environ)) if self.config.cache else None
+            self.tree = build_cache.TreeKeyed(self.project_root, dict(os.environ), self.site.docs) \
+                if self.config.cache else None
         if self.config.cache and not hasattr(self, "dates"):  # kept for every build of the process (mkdocs serve)
             self.dates = page_dates.Dates(self.project_root, build_cache.Store(self.project_root, page_dates.KIND))
         self.render_key = None  # the part of each page's render key that the build's pages share
@@ -134,11 +138,13 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         return config
 
     def on_pre_build(self, config):
-        """The theme's search index reads pages without their code blocks (site/search.py)."""
+        """The theme's search index reads pages without their code blocks, and its plugin strips attributes
+        only from pages that have them (site/search.py)."""
         engine = search.search_plugin(config)
         if self.config.enabled and engine is not None and getattr(engine, "search_index", None) is not None:
             search.index_without_code(engine, getattr(self, "jieba_dict", None),
                                       self.stores.get(search.CACHE_KIND))
+            search.strip_only_where_needed(config, engine)
 
     # Before the date plugin's on_files (0), which asks git for every page's date that its cache lacks;
     # after the i18n plugin's (-100) would be too late for it.
@@ -241,24 +247,27 @@ class CellsPlugin(BasePlugin[CellsConfig]):
             return output
         chapter = {notebook.url: notebook.page_url for notebook in self.pages.notebooks.values()}.get(page.url)
         store, assets = self.stores.get(output_cache.KIND), self.stores.get(output_cache.ASSETS)
+        version = getattr(self, "index_version", None)
         if store is None or assets is None:
-            output, self.sitemap[page.url] = self._finished(output, page, config, chapter, None)
+            output, self.sitemap[page.url] = self._finished(output, page, config, chapter, None, version)
             return output
+        # The search index's version changes with any page of the language: the page is finished with a slot
+        # for it, and reused while only the version changed (an edit finished every page of its language again).
         inputs = {"url": page.url, "date": page.meta.get(PAGE_DATE), "home": page.is_homepage, "chapter": chapter,
                   "lang": language(config), "root": search.language_root(self.lang, self.default_lang),
-                  "search": search.search_plugin(config) is not None, "index": getattr(self, "index_version", None),
+                  "search": search.search_plugin(config) is not None, "index": version is not None,
                   "notebook": notebook_pages.is_notebook_page(page), "site_url": config.site_url,
                   "site_name": config.site_name, "site_description": config.site_description}
         output, self.sitemap[page.url] = output_cache.finished(
             output, page.content or "", inputs, store, assets, Path(config.site_dir),
-            lambda written: self._finished(output, page, config, chapter, written))
-        return output
+            lambda written: self._finished(output, page, config, chapter, written,
+                                           search.VERSION_SLOT if version else None))
+        return search.with_version(output, version)
 
-    def _finished(self, output, page, config, chapter, written):
+    def _finished(self, output, page, config, chapter, written, version):
         """on_post_page's work: (the finished page, its sitemap entry)."""
         if search.search_plugin(config) is not None:
-            output = search.page_config(output, search.language_root(self.lang, self.default_lang),
-                                        getattr(self, "index_version", None))
+            output = search.page_config(output, search.language_root(self.lang, self.default_lang), version)
         url = urljoin(config.site_url, page.url) if config.site_url else None  # unknown: served anywhere
         entry = sitemaps.entry(output, page.url, page.meta.get(PAGE_DATE), chapter, config.site_url or None)
         output = pagehead.alternates(output, page.url, config.site_url or None, SOURCE)
@@ -266,6 +275,8 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         output = pagehead.permalink_titles(output, label(lang, "permalink"))
         if notebook_pages.is_notebook_page(page):
             output = notebook_pages.finish(output, label(lang, "copied"), Path(config.site_dir), page.url, written)
+        else:  # a notebook page sheds the same in finish()
+            output = page_weight.slim(output)
         output = pagehead.title_once(output, config.site_name)
         home = page.is_homepage or page.url in ("", f"{lang}/")  # a language's home
         # a home page says what the site is (its language's site_description); other pages, their first paragraph
@@ -307,12 +318,12 @@ class CellsPlugin(BasePlugin[CellsConfig]):
     on_post_build = CombinedEvent(_on_post_build, _on_post_build_all)
 
     def on_serve(self, server, config, builder):
+        """The snippet files, their outputs and the claims are watched too, every path polled more often
+        than MkDocs' half second (site/serve.py)."""
         if not self.config.enabled:
             return server
-        server.watch(str(self.project_root / self.config.snippets_dir))
-        if (self.project_root / claims.FOLDER).is_dir():
-            server.watch(str(self.project_root / claims.FOLDER))
-        return server
+        return serve.watch(server, config, [self.project_root / self.config.snippets_dir,
+                                            self.project_root / claims.FOLDER])
 
     def on_shutdown(self):
         if hasattr(self, "scratch"):

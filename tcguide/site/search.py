@@ -98,14 +98,24 @@ def configure(search, lang: str, langs: dict[str, list[str]], jieba_dict: Path |
 # build whose every page's entries are reused does not spend. The theme's plugin loaded it in every
 # language's on_config (its ``jieba_dict_user``), and how jieba segments depends on how many times it was
 # loaded (each load adds every word's frequency to its total again): the k-th language's pages were
-# segmented after k loads. So a page is indexed after as many loads as the builds of this process have
-# asked for so far, which its entries' key holds, and the indexes are the same as the theme's plugin made.
-_ASKED: dict[str, int] = {}  # the user dictionary -> how many language builds of this process asked for it
-_LOADED: dict[str, int] = {}  # the user dictionary -> how many times jieba has loaded it in this process
+# segmented after k loads. So a page is indexed after as many loads as the language builds of this build
+# have asked for so far, which its entries' key holds, and the indexes are the same as the theme's plugin
+# made. A build is counted from its first language (``new_build``), not from the process's start: each
+# rebuild of ``mkdocs serve`` brings jieba back to the state it had before its first load (``_FRESH``) and
+# loads the dictionary again, so that its pages are segmented, and keyed, as a build's from scratch are
+# (counted over the process, every rebuild's keys were new: serve indexed every page again on every edit).
+_ASKED: dict[str, int] = {}  # the user dictionary -> how many language builds of this build asked for it
+_LOADED: dict[str, int] = {}  # the user dictionary -> how many times jieba has loaded it since _FRESH
+_FRESH: list = []  # jieba's words and their total before it loaded any user dictionary
+
+
+def new_build() -> None:
+    """A build starts (its first language's configuration): its languages' loads are counted anew."""
+    _ASKED.clear()
 
 
 def _load_user_dict(jieba_dict: Path | None) -> None:
-    """Have jieba load the glossary's words as many times as the builds so far asked for them."""
+    """Have jieba hold the glossary's words as loaded as many times as the builds so far asked for them."""
     if jieba_dict is None:
         return
     try:
@@ -113,8 +123,16 @@ def _load_user_dict(jieba_dict: Path | None) -> None:
     except ImportError:  # the theme segments nothing without it either
         return
     path = str(jieba_dict)
-    while _LOADED.get(path, 0) < _ASKED.get(path, 0):
-        jieba.load_userdict(path)
+    wanted = _ASKED.get(path, 0)
+    if _LOADED.get(path, 0) > wanted:  # loaded more often than this build has asked: start again from fresh
+        jieba.dt.FREQ, jieba.dt.total = dict(_FRESH[0]), _FRESH[1]
+        _LOADED.clear()
+    if not _FRESH and _LOADED.get(path, 0) < wanted:
+        jieba.dt.check_initialized()
+        _FRESH.extend([dict(jieba.dt.FREQ), jieba.dt.total])
+    while _LOADED.get(path, 0) < wanted:
+        with open(path, "rb") as words:  # jieba opens a path it is given and leaves it open
+            jieba.load_userdict(words)
         _LOADED[path] = _LOADED.get(path, 0) + 1
 
 
@@ -176,6 +194,36 @@ def index_without_code(search, jieba_dict: Path | None = None, store: build_cach
     index.add_entry_from_context = add_entry_from_context
 
 
+# What the theme's on_page_context takes out of a page (a data-search-* attribute with a value), and how it
+# starts: a literal, which the regular expression engine finds quickly.
+VALUED_ATTRIBUTE = re.compile(r'\s?data-search-\w+="[^"]+"')
+VALUED_START = re.compile(r'data-search-\w+="')
+
+
+def strip_only_where_needed(config, search) -> None:
+    """Have the theme's search plugin look for the attributes it strips before stripping them.
+
+    Its ``on_page_context`` indexes the page, then takes every ``data-search-*="…"`` attribute out of
+    the page's HTML with a regular expression that starts with an optional space: tried at every
+    character of every page, a tenth of a second of each build (the guide's pages have no such
+    attribute: their ``data-search-exclude`` has no value). Its handler, in the build's events, is
+    wrapped in one that indexes the page as it does and runs it only on a page with such an attribute
+    (found by the attribute's literal start). The pages are the same."""
+    events = config.plugins.events.get("page_context", [])
+    for i, handler in enumerate(events):
+        if handler == search.on_page_context:  # (not wrapped already, by an earlier language of the build)
+            events[i] = _page_context(search, handler)
+
+
+def _page_context(search, theirs):
+    def handler(context, *, page, config, nav):
+        if search.config.enabled and not (page.content and VALUED_START.search(page.content)):
+            search.search_index.add_entry_from_context(page)
+            return None
+        return theirs(context, page=page, config=config, nav=nav)
+    return handler
+
+
 CACHE_KIND = "search"
 
 
@@ -234,6 +282,14 @@ def index_version(pages, search) -> str:
         for part in (page.url, page.title or "", page.content or ""):
             digest.update(part.encode("utf-8") + b"\0")
     return digest.hexdigest()[:16]
+
+
+VERSION_SLOT = "tcguide-index-version"  # where a finished page kept for reuse takes its index's version
+
+
+def with_version(output: str, version: str | None) -> str:
+    """A page finished with ``VERSION_SLOT`` given its language's index version (``page_config``)."""
+    return output.replace(f'data-index="{VERSION_SLOT}"', f'data-index="{version}"', 1) if version else output
 
 
 def language_root(lang: str, default: str) -> str:
