@@ -28,6 +28,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
+from tcguide.core.languages import DOCS
 from tcguide.site import built
 
 FOLDER = Path(".cache") / "tcguide"
@@ -188,7 +189,7 @@ class TreeKeyed:
     they were at its start (an edit made during the build would otherwise be stored under the key of the
     tree before it)."""
 
-    def __init__(self, root: Path, env: dict[str, str], docs: str = "docs"):
+    def __init__(self, root: Path, env: dict[str, str], docs: str = DOCS):
         folder = docs.rstrip("/") + "/"
         self._state = lambda: built.tree(root, env, day=False,
                                          apart=lambda name: name.startswith(folder) and name.endswith(".md"))
