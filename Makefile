@@ -52,9 +52,11 @@ docs: $(VENV)/.site
 	$(BIN)/mkdocs build --strict --clean
 	$(BIN)/python -m tcguide built-site end
 
+# --livereload, though it is MkDocs' default: under click 8.2.2 to 8.3.1 the default is lost (mkdocs issue
+# 4032) and the server neither watches nor reloads. benchmarks/serve_reload.py measures an edit's reload.
 NOTEBOOKS ?= false
 serve: $(VENV)/.site
-	TCGUIDE_NOTEBOOKS=$(NOTEBOOKS) $(BIN)/mkdocs serve --no-strict
+	TCGUIDE_NOTEBOOKS=$(NOTEBOOKS) $(BIN)/mkdocs serve --no-strict --livereload
 
 # The test tiers are pytest markers (pyproject.toml): browser, notebooks, capture and build.
 # `make test` runs them all on every core (pytest-xdist; an idle worker takes tests queued for

@@ -4,16 +4,17 @@
     .venv/bin/python benchmarks/serve_reload.py --edits 7 --page docs/en/options.md
     .venv/bin/python benchmarks/serve_reload.py -- --dirty       # extra arguments for `mkdocs serve`
 
-Starts `mkdocs serve` as `make serve` does (``TCGUIDE_NOTEBOOKS=false``, ``--no-strict``) on a port of
-its own, waits for the first build, then edits one line of one English page several times, each time
-the same line made different (a word appended to it), and restores the page at the end, whatever
-happens. For each edit it measures, from the moment the file is written:
+Starts `mkdocs serve` as `make serve` does (``TCGUIDE_NOTEBOOKS=false``, ``--no-strict --livereload``)
+on a port of its own, waits for the first build, then edits one line of one English page several
+times, each time the same line made different (a word appended to it), and restores the page at the
+end, whatever happens. For each edit it measures, from the moment the file is written:
 
 - ``reload``: until live reload tells the browser to reload. The page the server hands out carries
   MkDocs' live-reload script, which asks ``/livereload/<epoch>/<id>`` and reloads the page when the
   answer is a newer epoch; this script asks the same, as the browser would, from before the edit.
-  With live reload off (MkDocs 1.6 under a click release that breaks its ``--livereload`` default),
-  the page has no such script and nothing is rebuilt: the benchmark says so and stops.
+  With live reload off (``-- --no-livereload``, or MkDocs 1.6 without ``--livereload`` under a click
+  release that loses its default), the page has no such script and nothing is rebuilt: the benchmark
+  says so and stops.
 - ``page``: until the edited page, asked again and again, is served with the edit in it: what the
   reader sees after the reload.
 
@@ -90,7 +91,8 @@ def main() -> None:
     page = (ROOT / args.page).resolve()
     original = page.read_text(encoding="utf-8")
     port = free_port()
-    command = [sys.executable, "-m", "mkdocs", "serve", "--no-strict", "-a", f"127.0.0.1:{port}", *args.serve_args]
+    command = [sys.executable, "-m", "mkdocs", "serve", "--no-strict", "--livereload", "-a", f"127.0.0.1:{port}",
+               *args.serve_args]
     env = dict(os.environ, TCGUIDE_NOTEBOOKS=args.notebooks, NO_MKDOCS_2_WARNING="1")
     shown = f"TCGUIDE_NOTEBOOKS={args.notebooks} {' '.join(['mkdocs', *command[3:]])}"
     log = open(ROOT / ".cache" / "serve-reload.log", "w", encoding="utf-8") \

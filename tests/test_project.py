@@ -56,6 +56,20 @@ def test_make_docs_records_its_build_only_after_the_strict_build_passed():
 
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="no make on this machine")
+def test_make_serve_asks_for_live_reload_and_the_benchmark_measures_the_same_command():
+    """MkDocs 1.6 loses its --livereload default under click 8.2.2 to 8.3.1 (mkdocs issue 4032): then `make
+    serve` neither watched nor reloaded. It asks for it; benchmarks/serve_reload.py runs the same command."""
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+    done = subprocess.run(["make", "--no-print-directory", "-n", "serve"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode == 0, done.stderr
+    command = done.stdout.splitlines()[-1]
+    assert command.startswith("TCGUIDE_NOTEBOOKS=false ") and command.endswith("mkdocs serve --no-strict --livereload")
+    benchmark = (ROOT / "benchmarks" / "serve_reload.py").read_text(encoding="utf-8")
+    assert '"serve", "--no-strict", "--livereload"' in benchmark
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="no make on this machine")
 def test_new_language_takes_locale_not_the_shells_lang():
     def dry_run(*args):
         # as from a shell: not a sub-make of `make test`, which would print the folders it enters

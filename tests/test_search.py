@@ -132,3 +132,11 @@ def test_the_themes_plugin_strips_search_attributes_only_where_a_page_has_them()
         theirs({}, page=theme, config=None, nav=None)
         assert ours.content == theme.content == search.VALUED_ATTRIBUTE.sub("", html)
     assert indexed == ["ours0", "theme0", "ours1", "theme1"]
+
+
+def test_jieba_loads_in_a_thread_of_its_own_while_the_server_waits():
+    import jieba
+
+    thread = search.load_jieba_meanwhile()
+    thread.join(60)
+    assert not thread.is_alive() and jieba.dt.initialized

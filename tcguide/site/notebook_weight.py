@@ -28,8 +28,9 @@ from tcguide.site import page_weight
 COPY_ICON = re.compile(r'<svg aria-hidden="true"[^>]*class="clipboard-copy-icon"[^>]*>.*?</svg>', re.S)
 DRAWN_ICON = '<span aria-hidden="true" class="clipboard-copy-icon tcg-copy-icon"></span>'
 # A code cell's highlighted block, then the plain copy of its code that its copy button (for="cell-N") copied.
-COPY_TEXT = re.compile(r'(?P<block><div [^>]*class="highlight-ipynb[^"]*">)<pre>(?P<code>[^<]*(?:<(?!/?pre\b)[^<]*)*)'
-                       r'</pre>(?P<between></div>\s*)<div class="clipboard-copy-txt" id="(?P<id>[^"]+)">[^<]*</div>')
+COPY_TEXT = re.compile(r'(?P<block><div [^>]*class="highlight-ipynb[^"]*">)<pre>'
+                       r'(?P<code>[^<]*(?:<(?!/?pre\b)[^<]*)*)</pre>(?P<between></div>\s*)'
+                       r'<div class="clipboard-copy-txt" id="(?P<id>[^"]+)">[^<]*</div>')
 NO_MATHJAX = re.compile(r'(?:<!-- Load mathjax -->\s*)?<script src=""> </script>\s*(?:<!-- MathJax configuration -->\s*)?'
                         r'<script type="text/x-mathjax-config">.*?</script>\s*(?:<!-- End of mathjax configuration -->)?',
                         re.S)

@@ -6,8 +6,9 @@
   rule for it) and whitespace shows no colour, so their text stands without the span: a seventh
   of a chapter page's code markup.
 - Each line of a code block is an anchor for its line number's link (``anchor_linenums``; a link to
-  itself in a block without numbers): an ``<a>`` with both an ``id`` and a ``name`` of the same value. The ``id`` is what a link to the line and the
-  theme's line selection find; the ``name``, HTML 4's way to say the same, goes.
+  itself in a block without numbers): an ``<a>`` with both an ``id`` and a ``name`` of the same value.
+  The ``id`` is what a link to the line and the theme's line selection find; the ``name``, HTML 4's
+  way to say the same, goes.
 - Each line number is wrapped in a ``<span class="normal">`` whose only use is the theme's padding
   after the number (``.linenodiv span[class]``); the number's link takes the same padding from the
   site's style sheet (``docs/assets/cells.css``) and the span goes.

@@ -319,9 +319,11 @@ class CellsPlugin(BasePlugin[CellsConfig]):
 
     def on_serve(self, server, config, builder):
         """The snippet files, their outputs and the claims are watched too, every path polled more often
-        than MkDocs' half second (site/serve.py)."""
+        than MkDocs' half second (site/serve.py); jieba loads while the server waits for an edit."""
         if not self.config.enabled:
             return server
+        if search.search_plugin(config) is not None:
+            search.load_jieba_meanwhile()
         return serve.watch(server, config, [self.project_root / self.config.snippets_dir,
                                             self.project_root / claims.FOLDER])
 

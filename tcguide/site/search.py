@@ -30,6 +30,7 @@ import html
 import json
 import re
 import tempfile
+import threading
 from pathlib import Path
 
 from tcguide.i18n import glossary as glossaries
@@ -134,6 +135,19 @@ def _load_user_dict(jieba_dict: Path | None) -> None:
         with open(path, "rb") as words:  # jieba opens a path it is given and leaves it open
             jieba.load_userdict(words)
         _LOADED[path] = _LOADED.get(path, 0) + 1
+
+
+def load_jieba_meanwhile() -> threading.Thread | None:
+    """Have jieba load its dictionary in a thread of its own (``mkdocs serve``, once it serves): a build
+    whose pages' entries were all kept never loads it, and the first edit's rebuild paid the 0.7 s
+    (jieba's own lock keeps a build that needs it first waiting for the load, not loading it twice)."""
+    try:
+        import jieba
+    except ImportError:
+        return None
+    thread = threading.Thread(target=jieba.dt.check_initialized, name="jieba", daemon=True)
+    thread.start()
+    return thread
 
 
 def snapshot(search) -> dict:
