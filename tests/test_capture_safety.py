@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -61,6 +62,34 @@ def test_a_file_runs_in_its_own_folder_from_a_copy_with_an_allow_listed_environm
     assert text_of(project, "env.py", "look").splitlines() == [
         "secrets: []", "kept: kept", "cwd in checkout: False", "file in checkout: False",
         "path in checkout: False", "sibling copied: False", "file: snippets/env.py", "home: ~ tmp: <tmp>"]
+
+
+def test_no_path_of_the_capturing_machine_reaches_an_output(project):
+    """Each way a file can name a folder of the machine that captures comes out neutral: the
+    account's own home (not HOME), the scratch folder's parent and the driver's temporary folder
+    above it, the tooling's copy, the file's logs, the user site and the interpreter."""
+    project.snippet("where.py", """
+        # %% paths
+        import os, pwd, site, sys, tempfile, tcguide
+        from pathlib import Path
+        print("account home:", pwd.getpwuid(os.getuid()).pw_dir)
+        print("expanded:", os.path.expanduser("~" + pwd.getpwuid(os.getuid()).pw_name))
+        print("scratch parent:", Path.cwd().parent)
+        print("driver tmp:", Path.cwd().parent.parent)
+        print("tooling:", Path(tcguide.__file__).parent)
+        print("user base:", site.getuserbase())
+        print("python:", sys.executable)
+        print("cwd:", os.getcwd(), "tmp:", tempfile.gettempdir())
+        """)
+    assert project.capture("where.py") == 0
+    printed = text_of(project, "where.py", "paths")
+    home = os.path.realpath(os.path.expanduser("~"))
+    machine = {home, os.path.realpath(tempfile.gettempdir()), str(project.root), sys.prefix}
+    assert not [p for p in machine if len(p) > 1 and p in printed], printed
+    assert printed.splitlines()[:5] == [
+        "account home: ~", "expanded: ~", "scratch parent: <work>", "driver tmp: <tmp>", "tooling: <tooling>/tcguide"]
+    assert printed.splitlines()[5].startswith("user base: ~") or "<" in printed.splitlines()[5]
+    assert printed.splitlines()[6:] == ["python: python3", "cwd: . tmp: <tmp>"]
 
 
 def test_what_a_snippet_writes_stays_out_of_the_checkout(project, capsys):

@@ -93,13 +93,14 @@ def test_a_file_imports_helpers_from_its_folder_first_then_from_the_shared_folde
 def test_a_new_output_version_makes_every_output_stale_and_its_source_does_not(project, monkeypatch):
     project.snippet("a.py", "# %% c\nprint(1)\n")
     assert project.capture() == 0
-    assert store.load(project.output("a.py")).inputs["tooling"] == "output-version 1"
+    now = freshness.OUTPUT_VERSION
+    assert store.load(project.output("a.py")).inputs["tooling"] == f"output-version {now}"
     tooling = Path(freshness.__file__).resolve().parents[1] / "capture"
     assert all((tooling / name).exists() for name in ("runner.py", "normalize.py", "terminal.py"))
     assert _stale(project, "a.py") is None  # the tooling's source takes no part: comments and moves stale nothing
-    monkeypatch.setattr(freshness, "OUTPUT_VERSION", 2)
-    assert _stale(project, "a.py") == ("was captured with output version 1 of the capture tooling; "
-                                       "this checkout stores output version 2 (the output is stale)")
+    monkeypatch.setattr(freshness, "OUTPUT_VERSION", now + 1)
+    assert _stale(project, "a.py") == (f"was captured with output version {now} of the capture tooling; "
+                                       f"this checkout stores output version {now + 1} (the output is stale)")
 
 
 def test_outputs_from_before_the_declared_version_stay_fresh_by_their_digest():

@@ -41,6 +41,7 @@ def collect(tidy: Tidy) -> list[dict]:
         return []
     import matplotlib
     matplotlib.rcParams["svg.hashsalt"] = "tcguide"
+    matplotlib.rcParams["svg.fonttype"] = "none"  # text stays text: a page translates it, a reader selects it
     found = []
     for number in pyplot.get_fignums():
         buffer = io.StringIO()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import os
+import pwd
 import re
 import sys
 import site
@@ -55,9 +56,10 @@ class Normalizer:
             pairs[stdlib] = "<python>"
         pairs[os.path.realpath(tempfile.gettempdir())] = "<tmp>"
         pairs[tempfile.gettempdir()] = "<tmp>"
-        home = os.path.expanduser("~")
-        if home not in ("/", "~"):
-            pairs[home] = "~"
+        for home in {os.path.expanduser("~"), _account_home()}:  # the scratch HOME, and the account's own
+            if home not in ("", "/", "~"):
+                pairs[home] = "~"
+                pairs[os.path.realpath(home)] = "~"
         root = os.path.realpath(root)
         pairs[root + os.sep] = ""
         pairs[root] = "."
@@ -77,6 +79,15 @@ class Normalizer:
             neutral = dict(self.replacements)
             text = self._pattern.sub(lambda m: neutral[m.group()], text)
         return TOOLING_FRAME.sub("", ADDRESS.sub(lambda m: m["lead"] + "0x…", text))
+
+
+def _account_home() -> str:
+    """The home folder of the account that captures, which ``pwd`` (``os.path.expanduser("~user")``,
+    ``Path.home()`` without HOME) still gives when HOME points to the scratch folder."""
+    try:
+        return pwd.getpwuid(os.getuid()).pw_dir
+    except (KeyError, OSError):
+        return ""
 
 
 def _site_dirs() -> list[str]:

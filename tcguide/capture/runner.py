@@ -30,7 +30,7 @@ import warnings
 from pathlib import Path
 
 from tcguide.capture import exceptions, figures, glued, lifetime, packages, processes, result
-from tcguide.capture.normalize import Normalizer
+from tcguide.capture.normalize import SYSTEM_PREFIXES, Normalizer
 from tcguide.capture.result import CellResult, Current, Failure, RunResult
 from tcguide.capture.streams import Streams
 from tcguide.capture.tidy import Tidy
@@ -110,12 +110,23 @@ def _run_cell(cell: snippets.Cell, compiler: snippets.CellCompiler, snippet_path
 
 # ---- the file -------------------------------------------------------------------------
 
+def _scratch_paths(tooling: Path, logs: str) -> dict[str, str]:
+    """The driver's folders, each by a neutral name: the tooling's copy, this file's logs, the run's
+    scratch folder that holds them (``tcguide-capture-…``) and the temporary folder that holds it (the
+    driver's, which the file's own TMPDIR hides from ``tempfile``)."""
+    work = tooling.parent
+    paths = {str(tooling): "<tooling>", logs: "<logs>", str(work): "<work>"}
+    if str(work.parent) not in SYSTEM_PREFIXES:
+        paths[str(work.parent)] = "<tmp>"
+    return paths
+
+
 def run(snippet_path: str, display: str, result_path: str, logs: str) -> int:
     lifetime.hold_on_to_children()
     rank = int(os.environ.get("RANK", "0"))
     snippet_file = snippets.load(snippet_path, display)
-    tooling = str(Path(__file__).resolve().parents[2])  # the folder that holds the tcguide package
-    normalize = Normalizer.for_this_machine(os.getcwd(), extra={tooling: "<tooling>", logs: "<logs>"})
+    tooling = Path(__file__).resolve().parents[2]  # the folder that holds the tcguide package
+    normalize = Normalizer.for_this_machine(os.getcwd(), extra=_scratch_paths(tooling, logs))
     tidy = Tidy(normalize)
     recorder = Recorder(result_path if rank == 0 else None, display)
     for stream in (sys.stdout, sys.stderr):

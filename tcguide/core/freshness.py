@@ -32,7 +32,7 @@ from tcguide.core.snippet import SnippetFile
 # What the capture tooling stores for a given snippet file, as a version: bump it in the same
 # change that alters what ends up in a stored output (what the runner records, how it tidies
 # text or neutralises paths, how a figure is written), and regenerate the golden outputs.
-OUTPUT_VERSION = 1
+OUTPUT_VERSION = 2
 
 # Outputs written before the tooling declared a version recorded a digest of the runner's,
 # normalisation's and terminal handling's source instead. The one digest below is the tooling
