@@ -37,8 +37,10 @@ def sync():
 def summary(times):
     """Per-round times in ms as {"ms": median, "p10", "p90", "min", "max", "rounds"}."""
     times = sorted(times)
-    deciles = statistics.quantiles(times, n=10, method="inclusive") if len(times) > 1 else times * 9
-    return {"ms": statistics.median(times), "p10": deciles[0], "p90": deciles[-1],
+    deciles = (statistics.quantiles(times, n=10, method="inclusive")
+               if len(times) > 1 else times * 9)
+    return {"ms": statistics.median(times),
+            "p10": deciles[0], "p90": deciles[-1],
             "min": times[0], "max": times[-1], "rounds": len(times)}
 
 
@@ -97,17 +99,20 @@ def compare(variants, measure="back_to_back", rounds=15, calls=20, warmup=5):
         shift = r % len(names)
         for name in names[shift:] + names[:shift]:
             times[name].append(once(variants[name], calls))
-    return {name: dict(summary(t), measure=measure) for name, t in times.items()}
+    return {name: dict(summary(t), measure=measure)
+            for name, t in times.items()}
 
 
 def latency(step, rounds=15, warmup=5):
     """Latency from idle of one step, in ms (see the module's docstring)."""
-    return compare({"step": step}, "latency", rounds=rounds, warmup=warmup)["step"]
+    return compare({"step": step}, "latency", rounds=rounds,
+                   warmup=warmup)["step"]
 
 
 def back_to_back(step, rounds=15, calls=20, warmup=5):
     """Throughput back to back of one step: GPU time per call, in ms."""
-    return compare({"step": step}, "back_to_back", rounds=rounds, calls=calls, warmup=warmup)["step"]
+    return compare({"step": step}, "back_to_back", rounds=rounds,
+                   calls=calls, warmup=warmup)["step"]
 
 
 def first_call(step):
@@ -138,5 +143,7 @@ def overlap(a, b):
 
 def spread(m):
     """A measurement as text: median, p10-p90 range across rounds, and which measure."""
-    label = {"latency": "latency from idle", "back_to_back": "back to back"}.get(m.get("measure"), "")
-    return f"{m['ms']:.3f} ms ({m['p10']:.3f}–{m['p90']:.3f}, {m['rounds']} rounds{', ' + label if label else ''})"
+    label = {"latency": "latency from idle",
+             "back_to_back": "back to back"}.get(m.get("measure"), "")
+    return (f"{m['ms']:.3f} ms ({m['p10']:.3f}–{m['p90']:.3f}, "
+            f"{m['rounds']} rounds{', ' + label if label else ''})")

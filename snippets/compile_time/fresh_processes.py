@@ -14,12 +14,15 @@ import tempfile
 import torch
 from tabulate import tabulate
 
-import timing  # the timing helpers (snippets/_shared/timing.py), which the child processes import too
+# the timing helpers (snippets/_shared/timing.py), which the child
+# processes import too
+import timing
 import model  # the transformer of model.py, beside this file
 
-# What one fresh process does: optionally load cache artifacts, build the model, compile it one
-# way, time the first call (the compile) apart from the steady state, report what the compiler
-# did, and optionally save the cache artifacts of everything it compiled.
+# What one fresh process does: optionally load cache artifacts, build the
+# model, compile it one way, time the first call (the compile) apart from
+# the steady state, report what the compiler did, and optionally save the
+# cache artifacts of everything it compiled.
 CHILD = """
 import json, sys, torch
 from torch._dynamo.utils import compile_times, counters
@@ -64,31 +67,39 @@ print(json.dumps(result))
 def run_fresh(strategy, cache, load_from="-", save_to="-"):
     """Run CHILD in a new Python process whose compile caches live in the folder `cache`."""
     env = dict(os.environ,
-               PYTHONPATH=os.pathsep.join(os.path.dirname(os.path.abspath(m.__file__)) for m in (model, timing)),
+               PYTHONPATH=os.pathsep.join(
+                   os.path.dirname(os.path.abspath(m.__file__))
+                   for m in (model, timing)),
                TORCHINDUCTOR_CACHE_DIR=os.path.join(cache, "inductor"),
                TRITON_CACHE_DIR=os.path.join(cache, "triton"))
-    done = subprocess.run([sys.executable, "-c", CHILD, strategy, load_from, save_to], env=env,
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, strategy, load_from, save_to],
+        env=env, capture_output=True, text=True)
     if done.returncode != 0:
-        last = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "no message"
-        print(f"{strategy}: the process failed with exit status {done.returncode}: {last}")
+        last = (done.stderr.strip().splitlines()[-1] if done.stderr.strip()
+                else "no message")
+        print(f"{strategy}: the process failed with exit status "
+              f"{done.returncode}: {last}")
         return {"error": last}
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def cache_counts(r):
-    return f"{r['fx_hits']}/{r['fx_misses']}", f"{r['aot_hits']}/{r['aot_misses']}"
+    return (f"{r['fx_hits']}/{r['fx_misses']}",
+            f"{r['aot_hits']}/{r['aot_misses']}")
 
 
 # %% cold-and-warm glue=runs
-# Each way of compiling gets its own empty cache folder: the first process compiles cold and
-# fills it, the second one is a restart that finds the first one's work there. The cold
-# whole-model process also saves portable cache artifacts (used further down).
+# Each way of compiling gets its own empty cache folder: the first process
+# compiles cold and fills it, the second one is a restart that finds the
+# first one's work there. The cold whole-model process also saves portable
+# cache artifacts (used further down).
 artifact_path = os.path.join(tempfile.mkdtemp(), "compile_artifacts.bin")
 runs = {}
 for strategy in model.STRATEGIES:
     cache = tempfile.mkdtemp()
-    cold = run_fresh(strategy, cache, save_to=artifact_path if strategy == "whole" else "-")
+    cold = run_fresh(strategy, cache,
+                     save_to=artifact_path if strategy == "whole" else "-")
     runs[strategy] = {"cold": cold, "warm": run_fresh(strategy, cache)}
 
 rows = []
@@ -97,18 +108,25 @@ for strategy, both in runs.items():
         if "error" in r:
             rows.append([strategy, start, "failed"])
             continue
-        rows.append([strategy, start, f"{r['first_s']:.1f}", f"{r['ms']:.2f}", f"{r['p10']:.2f}–{r['p90']:.2f}",
+        rows.append([strategy, start, f"{r['first_s']:.1f}",
+                     f"{r['ms']:.2f}", f"{r['p10']:.2f}–{r['p90']:.2f}",
                      r["graphs"], *cache_counts(r)])
-print(tabulate(rows, headers=["compiled", "start", "first call (s)", "median (ms)", "p10–p90 (ms)",
-                              "graphs", "FX graph cache hit/miss", "AOTAutograd cache hit/miss"]))
+print(tabulate(rows, headers=["compiled", "start", "first call (s)",
+                              "median (ms)", "p10–p90 (ms)", "graphs",
+                              "FX graph cache hit/miss",
+                              "AOTAutograd cache hit/miss"]))
 
 # %% where-the-time-goes
-# Each first call's compile, split by stage (torch._dynamo.utils.compile_times): Dynamo tracing
-# the Python code and building guards; AOTAutograd (on a warm start: loading from its cache);
+# Each first call's compile, split by stage
+# (torch._dynamo.utils.compile_times): Dynamo tracing the Python code and
+# building guards; AOTAutograd (on a warm start: loading from its cache);
 # Inductor lowering, generating code and compiling kernels.
-rows = [[strategy, start, f"{r['dynamo_s']:.1f}", f"{r['aot_s']:.1f}", f"{r['inductor_s']:.1f}"]
-        for strategy, both in runs.items() for start, r in both.items() if "error" not in r]
-print(tabulate(rows, headers=["compiled", "start", "Dynamo (s)", "AOTAutograd (s)", "Inductor (s)"]))
+rows = [[strategy, start, f"{r['dynamo_s']:.1f}", f"{r['aot_s']:.1f}",
+         f"{r['inductor_s']:.1f}"]
+        for strategy, both in runs.items() for start, r in both.items()
+        if "error" not in r]
+print(tabulate(rows, headers=["compiled", "start", "Dynamo (s)",
+                              "AOTAutograd (s)", "Inductor (s)"]))
 
 # %% chart
 import matplotlib.pyplot as plt
@@ -117,56 +135,75 @@ ok = [s for s in runs if all("error" not in r for r in runs[s].values())]
 fig, (left, right) = plt.subplots(1, 2, figsize=(8, 2.8))
 width = 0.38
 for i, start in enumerate(("cold", "warm")):
-    bars = left.bar([j + (i - 0.5) * width for j in range(len(ok))], [runs[s][start]["first_s"] for s in ok],
-                    width, label=f"{start} start", color=("#ff9800", "#3f51b5")[i])
+    bars = left.bar([j + (i - 0.5) * width for j in range(len(ok))],
+                    [runs[s][start]["first_s"] for s in ok],
+                    width, label=f"{start} start",
+                    color=("#ff9800", "#3f51b5")[i])
     left.bar_label(bars, fmt="%.1f", fontsize=8)
 left.set_xticks(range(len(ok)), ok)
 left.set_ylabel("first call (s)")
 left.legend(fontsize=8)
 steady = [runs[s]["cold"] for s in ok]
 right.bar(ok, [r["ms"] for r in steady], color="#3f51b5",
-          yerr=[[r["ms"] - r["p10"] for r in steady], [r["p90"] - r["ms"] for r in steady]], capsize=4)
+          yerr=[[r["ms"] - r["p10"] for r in steady],
+                [r["p90"] - r["ms"] for r in steady]], capsize=4)
 right.set_ylabel("forward pass, median (ms)")
 for ax in (left, right):
     ax.margins(y=0.15)
-fig.suptitle(f"{model.LAYERS}-block transformer, inference, {model.device}", fontsize=10)
+fig.suptitle(f"{model.LAYERS}-block transformer, inference, {model.device}",
+             fontsize=10)
 fig.tight_layout()
 
 # %% artifacts glue=artifacts
-# What the cold whole-model process saved with torch.compiler.save_cache_artifacts()
+# What the cold whole-model process saved with
+# torch.compiler.save_cache_artifacts()
 cold = runs["whole"]["cold"]
-artifacts = {"kib": cold["saved_kib"], **cold["saved"]} if "error" not in cold else cold
+artifacts = ({"kib": cold["saved_kib"], **cold["saved"]}
+             if "error" not in cold else cold)
 if "error" not in cold:
     print(f"{artifacts['kib']:,.0f} KiB of cache artifacts")
     for kind, count in cold["saved"].items():
         print(f"  {kind:13} {count} entries")
 
 # %% artifacts-loaded glue=loaded
-# A new process with new, empty cache folders (another machine, say) loads the artifacts with
-# torch.compiler.load_cache_artifacts() before it compiles.
+# A new process with new, empty cache folders (another machine, say) loads
+# the artifacts with torch.compiler.load_cache_artifacts() before it
+# compiles.
 loaded = run_fresh("whole", tempfile.mkdtemp(), load_from=artifact_path)
 if "error" not in loaded:
     fx, aot = cache_counts(loaded)
     print(f"artifacts loaded: first call {loaded['first_s']:.1f} s "
-          f"(cold {runs['whole']['cold']['first_s']:.1f} s, warm restart {runs['whole']['warm']['first_s']:.1f} s)")
+          f"(cold {runs['whole']['cold']['first_s']:.1f} s, "
+          f"warm restart {runs['whole']['warm']['first_s']:.1f} s)")
     print(f"FX graph cache hit/miss {fx}, AOTAutograd cache hit/miss {aot}")
 
 # %% cache-settings glue=settings
-# The caches of this torch, whether each is on, and the variable that switches it.
+# The caches of this torch, whether each is on, and the variable that
+# switches it.
 caches = [
-    ("FX graph cache, local", "fx_graph", torch._inductor.config.fx_graph_cache, "TORCHINDUCTOR_FX_GRAPH_CACHE"),
-    ("AOTAutograd cache, local", "aot_autograd", torch._functorch.config.enable_autograd_cache,
+    ("FX graph cache, local", "fx_graph",
+     torch._inductor.config.fx_graph_cache, "TORCHINDUCTOR_FX_GRAPH_CACHE"),
+    ("AOTAutograd cache, local", "aot_autograd",
+     torch._functorch.config.enable_autograd_cache,
      "TORCHINDUCTOR_AUTOGRAD_CACHE"),
-    ("autotuning results, local", "autotune", torch._inductor.config.autotune_local_cache, "-"),
-    ("FX graph cache, remote", "fx_graph_remote", torch._inductor.config.fx_graph_remote_cache,
+    ("autotuning results, local", "autotune",
+     torch._inductor.config.autotune_local_cache, "-"),
+    ("FX graph cache, remote", "fx_graph_remote",
+     torch._inductor.config.fx_graph_remote_cache,
      "TORCHINDUCTOR_FX_GRAPH_REMOTE_CACHE"),
-    ("AOTAutograd cache, remote", "aot_autograd_remote", torch._functorch.config.enable_remote_autograd_cache,
+    ("AOTAutograd cache, remote", "aot_autograd_remote",
+     torch._functorch.config.enable_remote_autograd_cache,
      "TORCHINDUCTOR_AUTOGRAD_REMOTE_CACHE"),
-    ("autotuning results, remote", "autotune_remote", torch._inductor.config.autotune_remote_cache,
+    ("autotuning results, remote", "autotune_remote",
+     torch._inductor.config.autotune_remote_cache,
      "TORCHINDUCTOR_AUTOTUNE_REMOTE_CACHE"),
 ]
-print(tabulate([[name, {True: "on", False: "off", None: "off (not set)"}[on], variable]
-                for name, _, on, variable in caches], headers=["cache", "here", "switched by"]))
-print("cache folder: TORCHINDUCTOR_CACHE_DIR (and TRITON_CACHE_DIR for Triton's own kernels)")
-print("remote caches use a Redis server: TORCHINDUCTOR_REDIS_HOST, TORCHINDUCTOR_REDIS_PORT")
+print(tabulate([[name, {True: "on", False: "off", None: "off (not set)"}[on],
+                 variable]
+                for name, _, on, variable in caches],
+               headers=["cache", "here", "switched by"]))
+print("cache folder: TORCHINDUCTOR_CACHE_DIR (and TRITON_CACHE_DIR for "
+      "Triton's own kernels)")
+print("remote caches use a Redis server: TORCHINDUCTOR_REDIS_HOST, "
+      "TORCHINDUCTOR_REDIS_PORT")
 settings = {key: on for _, key, on, _ in caches}

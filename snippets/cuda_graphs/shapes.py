@@ -16,26 +16,35 @@ from torch._inductor import cudagraph_trees
 import timing
 
 torch.manual_seed(0)
-torch._dynamo.config.recompile_limit = 16  # five compiled variants of one model below: room for all their graphs
+# five compiled variants of one model below: room for all their graphs
+torch._dynamo.config.recompile_limit = 16
 WIDTH = 1024
-SIZES = list(range(16, 257, 16))  # sixteen batch sizes, as a server sees them
-model = nn.Sequential(*[m for _ in range(4) for m in (nn.Linear(WIDTH, WIDTH), nn.GELU())]).cuda().eval()
+# sixteen batch sizes, as a server sees them
+SIZES = list(range(16, 257, 16))
+model = nn.Sequential(
+    *[m for _ in range(4) for m in (nn.Linear(WIDTH, WIDTH), nn.GELU())]
+).cuda().eval()
 batches = {size: torch.randn(size, WIDTH, device="cuda") for size in SIZES}
 
 
 def graphs_recorded():
     """CUDA graphs recorded so far, all compiled functions together: the nodes of CUDA-graph trees."""
-    manager = cudagraph_trees.get_manager(torch.cuda.current_device(), create_if_none_exists=False)
+    manager = cudagraph_trees.get_manager(torch.cuda.current_device(),
+                                          create_if_none_exists=False)
     if manager is None:
         return 0
-    count = lambda nodes: sum(1 + count([c for kids in n.children.values() for c in kids]) for n in nodes)
+    count = lambda nodes: sum(
+        1 + count([c for kids in n.children.values() for c in kids])
+        for n in nodes)
     return count(list(manager.get_roots()))
 
 
 def state():
     """What one variant's warm-up adds: recorded graphs, Dynamo graphs, skips and reserved memory."""
-    return {"graphs": graphs_recorded(), "dynamo": counters["stats"]["unique_graphs"],
-            "skips": counters["inductor"]["cudagraph_skips"], "mib": torch.cuda.memory_reserved() / 2**20}
+    return {"graphs": graphs_recorded(),
+            "dynamo": counters["stats"]["unique_graphs"],
+            "skips": counters["inductor"]["cudagraph_skips"],
+            "mib": torch.cuda.memory_reserved() / 2**20}
 
 
 def serve(fn, prepare=lambda x: x, inputs=batches):
@@ -51,7 +60,8 @@ def warm_up(name, fn, prepare=lambda x: x, inputs=batches, passes=3):
     """From a clean slate (no compiled code, no CUDA graphs, no cached memory), three passes (a
     CUDA graph is recorded on a size's second call and replayed from its third), each timed from
     idle; returns what the variant added and the passes' seconds."""
-    torch._dynamo.reset()  # also frees the CUDA-graph trees and what Dynamo learnt about shapes
+    # also frees the CUDA-graph trees and what Dynamo learnt about shapes
+    torch._dynamo.reset()
     torch.cuda.empty_cache()
     before, seconds = state(), []
     step = serve(fn, prepare, inputs)
@@ -73,7 +83,8 @@ print(f"{len(SIZES)} batch sizes, three passes each:")
 print(f"  CUDA graphs recorded:  {varying['graphs']}")
 print(f"  Dynamo graphs:         {varying['dynamo']}")
 print(f"  memory reserved added: {varying['mib']:.0f} MiB")
-print("  seconds per pass:      " + ", ".join(f"{s:.2f}" for s in varying["seconds"]))
+print("  seconds per pass:      "
+      + ", ".join(f"{s:.2f}" for s in varying["seconds"]))
 
 
 # %% fixes glue=fixes
@@ -86,27 +97,36 @@ def next_bucket(x):
 marked = torch.compile(model, mode="reduce-overhead")
 marked_batches = {size: x.clone() for size, x in batches.items()}
 for x in marked_batches.values():
-    torch._dynamo.mark_dynamic(x, 0)  # dynamic from the first call: no static graph, no recompile
-marked_result, marked_pass = warm_up("mark_dynamic", marked, inputs=marked_batches)
+    # dynamic from the first call: no static graph, no recompile
+    torch._dynamo.mark_dynamic(x, 0)
+marked_result, marked_pass = warm_up("mark_dynamic", marked,
+                                     inputs=marked_batches)
 buckets = torch.compile(model, mode="reduce-overhead")
 skip_dynamic = torch.compile(model, mode="reduce-overhead")
-torch._inductor.config.triton.cudagraph_skip_dynamic_graphs = True  # read when a graph compiles
+# read when a graph compiles
+torch._inductor.config.triton.cudagraph_skip_dynamic_graphs = True
 skip_result, _ = warm_up("skip dynamic graphs", skip_dynamic)
 torch._inductor.config.triton.cudagraph_skip_dynamic_graphs = False
-buckets_result, buckets_pass = warm_up("padded to 5 buckets", buckets, next_bucket)
+buckets_result, buckets_pass = warm_up("padded to 5 buckets", buckets,
+                                       next_bucket)
 default = torch.compile(model)
 default_result, default_pass = warm_up("default mode", default)
 
 rows = [varying, marked_result, buckets_result, skip_result, default_result]
-print(tabulate([(r["name"], r["graphs"], r["dynamo"], r["skips"], f"{r['mib']:.0f}",
-                 " / ".join(f"{s:.2f}" for s in r["seconds"])) for r in rows],
-               headers=["variant", "CUDA graphs", "Dynamo graphs", "skips", "MiB added", "s per pass 1 / 2 / 3"]))
+print(tabulate([(r["name"], r["graphs"], r["dynamo"], r["skips"],
+                 f"{r['mib']:.0f}",
+                 " / ".join(f"{s:.2f}" for s in r["seconds"]))
+                for r in rows],
+               headers=["variant", "CUDA graphs", "Dynamo graphs", "skips",
+                        "MiB added", "s per pass 1 / 2 / 3"]))
 fixes = {r["name"]: r for r in rows}
 
 # %% replay-time glue=replay
-# Each variant recompiles and records again during compare()'s untimed warm-up (warm_up reset them).
-# "skip dynamic graphs" is left out: its setting is read when a graph compiles, and it is off again.
-passes = {"eager": serve(model), "default mode": default_pass, "reduce-overhead": ro_pass,
+# Each variant recompiles and records again during compare()'s untimed
+# warm-up (warm_up reset them). "skip dynamic graphs" is left out: its
+# setting is read when a graph compiles, and it is off again.
+passes = {"eager": serve(model), "default mode": default_pass,
+          "reduce-overhead": ro_pass,
           "padded to 5 buckets": buckets_pass}
 replay = timing.compare(passes, "back_to_back", rounds=10, calls=3)
 print("one pass over the sixteen sizes, back to back (GPU time per pass):")

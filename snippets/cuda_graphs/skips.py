@@ -12,26 +12,34 @@ from torch._inductor import cudagraph_trees
 from torch.profiler import ProfilerActivity, profile
 
 torch.manual_seed(0)
-torch._dynamo.config.recompile_limit = 16  # several compiled variants of one function below
+# several compiled variants of one function below
+torch._dynamo.config.recompile_limit = 16
 
 
 def graphs_recorded():
     """CUDA graphs recorded so far: the nodes of the CUDA-graph trees."""
-    manager = cudagraph_trees.get_manager(torch.cuda.current_device(), create_if_none_exists=False)
+    manager = cudagraph_trees.get_manager(torch.cuda.current_device(),
+                                          create_if_none_exists=False)
     if manager is None:
         return 0
-    count = lambda nodes: sum(1 + count([c for kids in n.children.values() for c in kids]) for n in nodes)
+    count = lambda nodes: sum(
+        1 + count([c for kids in n.children.values() for c in kids])
+        for n in nodes)
     return count(list(manager.get_roots()))
 
 
 def run_three_times(name, fn, *args):
     """Three calls (warm-up, record, replay); what they added in recorded graphs and skips."""
-    graphs, skips = graphs_recorded(), counters["inductor"]["cudagraph_skips"]  # read afresh each time
+    # read afresh each time
+    graphs, skips = (graphs_recorded(),
+                     counters["inductor"]["cudagraph_skips"])
     for _ in range(3):
         fn(*args)
     torch.cuda.synchronize()
-    added = {"graphs": graphs_recorded() - graphs, "skips": counters["inductor"]["cudagraph_skips"] - skips}
-    print(f"{name}: {added['graphs']} CUDA graph(s) recorded, {added['skips']} skip(s)")
+    added = {"graphs": graphs_recorded() - graphs,
+             "skips": counters["inductor"]["cudagraph_skips"] - skips}
+    print(f"{name}: {added['graphs']} CUDA graph(s) recorded, "
+          f"{added['skips']} skip(s)")
     return added
 
 
@@ -59,39 +67,51 @@ def with_cpu_tensor(x, weights):
 
 skips = {
     "plain": run_three_times("plain", scale, x),
-    "mutation": run_three_times("mutates its input", scale_in_place, x.clone()),
-    "cpu": run_three_times("CPU tensor input", with_cpu_tensor, x, torch.rand(1024)),
+    "mutation": run_three_times("mutates its input", scale_in_place,
+                                x.clone()),
+    "cpu": run_three_times("CPU tensor input", with_cpu_tensor, x,
+                           torch.rand(1024)),
 }
 torch._logging.set_logs()  # back to the default logging
 
 # %% profile glue=launches
-model = nn.Sequential(*[m for _ in range(8) for m in (nn.Linear(256, 256), nn.LayerNorm(256), nn.GELU())]).cuda().eval()
+model = nn.Sequential(
+    *[m for _ in range(8)
+      for m in (nn.Linear(256, 256), nn.LayerNorm(256), nn.GELU())]
+).cuda().eval()
 small = torch.randn(8, 256, device="cuda")
-LAUNCHES = ("cudaGraphLaunch", "cudaLaunchKernel", "cuLaunchKernel", "cuLaunchKernelEx")
+LAUNCHES = ("cudaGraphLaunch", "cudaLaunchKernel", "cuLaunchKernel",
+            "cuLaunchKernelEx")
 
 
 def launches_per_call(fn, calls=10):
     """Host API calls that start GPU work, per call of fn, read from a profile."""
     with torch.no_grad():
-        for _ in range(3):  # compiled, recorded, replayed once before the profile
+        # compiled, recorded, replayed once before the profile
+        for _ in range(3):
             fn(small)
         torch.cuda.synchronize()
-        with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA], acc_events=True) as prof:
+        with profile(activities=[ProfilerActivity.CPU,
+                                 ProfilerActivity.CUDA],
+                     acc_events=True) as prof:
             for _ in range(calls):
                 fn(small)
             torch.cuda.synchronize()
-    counts = {e.key: e.count for e in prof.key_averages() if e.key in LAUNCHES}
+    counts = {e.key: e.count for e in prof.key_averages()
+              if e.key in LAUNCHES}
     return {name: counts.get(name, 0) / calls for name in LAUNCHES}
 
 
 launches = {
     "eager": launches_per_call(model),
     "default": launches_per_call(torch.compile(model)),
-    "reduce-overhead": launches_per_call(torch.compile(model, mode="reduce-overhead")),
+    "reduce-overhead": launches_per_call(
+        torch.compile(model, mode="reduce-overhead")),
 }
 print(f"{'per call':<16}" + "".join(f"{name:>18}" for name in LAUNCHES))
 for variant, counts in launches.items():
-    print(f"{variant:<16}" + "".join(f"{counts[name]:>18.1f}" for name in LAUNCHES))
+    print(f"{variant:<16}"
+          + "".join(f"{counts[name]:>18.1f}" for name in LAUNCHES))
 
 # %% step-marks glue=step_marks
 
@@ -99,7 +119,8 @@ for variant, counts in launches.items():
 def two_calls_per_step(mark_steps, steps=4):
     """Each step calls one compiled function twice and adds the results; a and b should give 2a + 2b."""
     double = torch.compile(lambda t: t * 2, mode="reduce-overhead")
-    a, b = torch.full((4,), 1.0, device="cuda"), torch.full((4,), 10.0, device="cuda")
+    a, b = (torch.full((4,), 1.0, device="cuda"),
+            torch.full((4,), 10.0, device="cuda"))
     start, results, error = graphs_recorded(), [], None
     for _ in range(steps):
         if mark_steps:
@@ -109,7 +130,8 @@ def two_calls_per_step(mark_steps, steps=4):
         except RuntimeError as e:
             error = str(e).splitlines()[0]
             break
-    return {"graphs": graphs_recorded() - start, "results": results, "error": error}
+    return {"graphs": graphs_recorded() - start, "results": results,
+            "error": error}
 
 
 torch._dynamo.reset()
@@ -117,5 +139,6 @@ step_marks = {"without": two_calls_per_step(False)}
 torch._dynamo.reset()
 step_marks["with"] = two_calls_per_step(True)
 for name, result in step_marks.items():
-    print(f"{name} cudagraph_mark_step_begin(): {result['graphs']} graph(s) recorded, "
+    print(f"{name} cudagraph_mark_step_begin(): "
+          f"{result['graphs']} graph(s) recorded, "
           f"2·1 + 2·10 gave {result['results']}, error: {result['error']}")

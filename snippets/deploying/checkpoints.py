@@ -47,7 +47,8 @@ print("compile() keys:", list(in_place.state_dict())[:3])
 with torch.no_grad():
     expected = compiled(images)
 
-# Save the plain module's weights: no prefix, loadable with or without compile.
+# Save the plain module's weights: no prefix, loadable with or without
+# compile.
 path = os.path.join(workdir, "weights.pt")
 torch.save(model.state_dict(), path)
 
@@ -55,7 +56,8 @@ fresh = SmallCNN().to(device).eval()
 fresh.load_state_dict(torch.load(path, weights_only=True))
 fresh.compile()
 with torch.no_grad():
-    print("same outputs after reload:", torch.allclose(fresh(images), expected, atol=1e-5))
+    print("same outputs after reload:",
+          torch.allclose(fresh(images), expected, atol=1e-5))
 
 # %% load-prefixed-keys raises="RuntimeError"
 # A checkpoint written from the wrapper carries the "_orig_mod." prefix ...
@@ -70,12 +72,14 @@ plain.load_state_dict(torch.load(prefixed_path, weights_only=True))
 from torch.nn.modules.utils import consume_prefix_in_state_dict_if_present
 
 state = torch.load(prefixed_path, weights_only=True)
-consume_prefix_in_state_dict_if_present(state, "_orig_mod.")  # edits in place
+# edits in place
+consume_prefix_in_state_dict_if_present(state, "_orig_mod.")
 print(plain.load_state_dict(state))
 
 # %% pickle-whole-module
 whole_path = os.path.join(workdir, "whole_module.pt")
-torch.save(compiled, whole_path)  # pickles the wrapper and the module inside it
+# pickles the wrapper and the module inside it
+torch.save(compiled, whole_path)
 print("saved:", os.path.getsize(whole_path) // 1024, "KiB")
 
 # Since PyTorch 2.6 torch.load only unpickles tensors and plain containers by
@@ -85,7 +89,9 @@ try:
 except Exception as exc:
     print(f"default torch.load: {type(exc).__name__}")
 
-restored = torch.load(whole_path, weights_only=False)  # only for files you trust
+# only for files you trust
+restored = torch.load(whole_path, weights_only=False)
 print(type(restored).__name__, "wrapping", type(restored._orig_mod).__name__)
 with torch.no_grad():
-    print("same outputs:", torch.allclose(restored(images), expected, atol=1e-5))
+    print("same outputs:",
+          torch.allclose(restored(images), expected, atol=1e-5))

@@ -15,12 +15,14 @@ import torch
 import torch.distributed as dist
 from tabulate import tabulate
 
-device = torch.device("cuda", int(os.environ["LOCAL_RANK"]))  # torchrun sets LOCAL_RANK, RANK, WORLD_SIZE
+# torchrun sets LOCAL_RANK, RANK, WORLD_SIZE
+device = torch.device("cuda", int(os.environ["LOCAL_RANK"]))
 torch.cuda.set_device(device)
 dist.init_process_group("nccl", device_id=device)
 rank, world = dist.get_rank(), dist.get_world_size()
 torch.set_float32_matmul_precision("high")
-print(f"{world} processes, one per GPU ({torch.cuda.get_device_name(device)}); output from rank {rank}")
+print(f"{world} processes, one per GPU "
+      f"({torch.cuda.get_device_name(device)}); output from rank {rank}")
 
 
 def compare(setups, unit, samples_per_step, rounds=7, steps=20):
@@ -49,11 +51,16 @@ def compare(setups, unit, samples_per_step, rounds=7, steps=20):
             for _ in range(steps):
                 step()
             torch.cuda.synchronize()
-            rates[name].append(samples_per_step * world * steps / (time.perf_counter() - started))
-    stats = {name: {"first_s": first[name], "median": statistics.median(r), "slowest": min(r), "fastest": max(r)}
+            rates[name].append(samples_per_step * world * steps
+                               / (time.perf_counter() - started))
+    stats = {name: {"first_s": first[name], "median": statistics.median(r),
+                    "slowest": min(r), "fastest": max(r)}
              for name, r in rates.items()}
-    rows = [(name, s["first_s"], s["median"], f"{s['slowest']:,.0f}–{s['fastest']:,.0f}") for name, s in stats.items()]
-    headers = ["setup", "first step (s)", f"{unit}/s, all GPUs", "slowest–fastest round"]
+    rows = [(name, s["first_s"], s["median"],
+             f"{s['slowest']:,.0f}–{s['fastest']:,.0f}")
+            for name, s in stats.items()]
+    headers = ["setup", "first step (s)", f"{unit}/s, all GPUs",
+               "slowest–fastest round"]
     print(tabulate(rows, headers=headers, floatfmt=("", ".1f", ",.0f")))
     return stats
 
@@ -77,21 +84,27 @@ torch.manual_seed(0)
 images = torch.randn(64, 3, 224, 224, device=device)  # 64 images per GPU
 labels = torch.randint(1000, (64,), device=device)
 ddp = {}  # per wrapper: each setup's figures and compiled / eager
-for wrapper in ("each GPU alone", "DDP"):  # alone: no gradient exchange, the upper bound for DDP
-    torch._dynamo.reset()  # forget the first pair's graphs: the DDP-wrapped model is traced anew
+# alone: no gradient exchange, the upper bound for DDP
+for wrapper in ("each GPU alone", "DDP"):
+    # forget the first pair's graphs: the DDP-wrapped model is traced anew
+    torch._dynamo.reset()
     setups = {}
     for compiled in (False, True):
         model = torchvision.models.resnet50(weights=None).to(device)
         if wrapper == "DDP":
             model = DDP(model, device_ids=[device.index])
         optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
-        net = torch.compile(model) if compiled else model  # compile the DDP-wrapped module
-        setups[f"{wrapper}, {'compiled' if compiled else 'eager'}"] = train_step(net, optimizer, images, labels)
+        # compile the DDP-wrapped module
+        net = torch.compile(model) if compiled else model
+        setups[f"{wrapper}, {'compiled' if compiled else 'eager'}"] = (
+            train_step(net, optimizer, images, labels))
     stats = compare(setups, "images", samples_per_step=64)
-    eager, compiled = stats[f"{wrapper}, eager"], stats[f"{wrapper}, compiled"]
+    eager, compiled = (stats[f"{wrapper}, eager"],
+                       stats[f"{wrapper}, compiled"])
     ratio = compiled["median"] / eager["median"]
     print(f"{wrapper}: compiled / eager {ratio:.2f}×\n")
-    ddp["alone" if wrapper == "each GPU alone" else "ddp"] = {"eager": eager, "compiled": compiled, "ratio": ratio}
+    ddp["alone" if wrapper == "each GPU alone" else "ddp"] = {
+        "eager": eager, "compiled": compiled, "ratio": ratio}
 
 
 # %% fsdp2 glue=fsdp
@@ -105,19 +118,26 @@ class Block(torch.nn.Module):
     def __init__(self, dim=1024, heads=16):
         super().__init__()
         self.heads = heads
-        self.norm1, self.norm2 = torch.nn.LayerNorm(dim), torch.nn.LayerNorm(dim)
-        self.qkv, self.out = torch.nn.Linear(dim, 3 * dim), torch.nn.Linear(dim, dim)
-        self.mlp = torch.nn.Sequential(torch.nn.Linear(dim, 4 * dim), torch.nn.GELU(), torch.nn.Linear(4 * dim, dim))
+        self.norm1, self.norm2 = (torch.nn.LayerNorm(dim),
+                                  torch.nn.LayerNorm(dim))
+        self.qkv, self.out = (torch.nn.Linear(dim, 3 * dim),
+                              torch.nn.Linear(dim, dim))
+        self.mlp = torch.nn.Sequential(torch.nn.Linear(dim, 4 * dim),
+                                       torch.nn.GELU(),
+                                       torch.nn.Linear(4 * dim, dim))
 
     def forward(self, x):
         b, t, d = x.shape
-        q, k, v = self.qkv(self.norm1(x)).view(b, t, 3, self.heads, d // self.heads).permute(2, 0, 3, 1, 4)
+        q, k, v = (self.qkv(self.norm1(x))
+                   .view(b, t, 3, self.heads, d // self.heads)
+                   .permute(2, 0, 3, 1, 4))
         attention = F.scaled_dot_product_attention(q, k, v, is_causal=True)
         x = x + self.out(attention.transpose(1, 2).reshape(b, t, d))
         return x + self.mlp(self.norm2(x))
 
 
-tokens = torch.randn(8, 1024, 1024, device=device)  # 8 sequences of 1024 tokens per GPU
+# 8 sequences of 1024 tokens per GPU
+tokens = torch.randn(8, 1024, 1024, device=device)
 targets = torch.randint(1000, (8 * 1024,), device=device)
 setups = {}
 torch._dynamo.reset()
@@ -125,18 +145,25 @@ counters = torch._dynamo.utils.counters
 counters.clear()
 for compiled in (False, True):
     torch.manual_seed(0)
-    model = torch.nn.Sequential(*[Block() for _ in range(12)], torch.nn.Flatten(0, 1), torch.nn.Linear(1024, 1000))
+    model = torch.nn.Sequential(*[Block() for _ in range(12)],
+                                torch.nn.Flatten(0, 1),
+                                torch.nn.Linear(1024, 1000))
     model.to(device)
     for i in range(12):
         if compiled:
-            model[i] = torch.compile(model[i], fullgraph=True)  # compile each block on its own
-        fully_shard(model[i])  # then shard it: its parameters are split across the GPUs
+            # compile each block on its own
+            model[i] = torch.compile(model[i], fullgraph=True)
+        # then shard it: its parameters are split across the GPUs
+        fully_shard(model[i])
     fully_shard(model)  # the root takes the rest (the output layer)
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
-    setups["compiled" if compiled else "eager"] = train_step(model, optimizer, tokens, targets)
+    setups["compiled" if compiled else "eager"] = train_step(
+        model, optimizer, tokens, targets)
 stats = compare(setups, "tokens", samples_per_step=8 * 1024)
-fsdp = {**stats, "ratio": stats["compiled"]["median"] / stats["eager"]["median"],
-        "graphs": counters["stats"]["unique_graphs"]}  # graphs Dynamo compiled for the twelve blocks
+fsdp = {**stats,
+        "ratio": stats["compiled"]["median"] / stats["eager"]["median"],
+        # graphs Dynamo compiled for the twelve blocks
+        "graphs": counters["stats"]["unique_graphs"]}
 print(f"compiled / eager: {fsdp['ratio']:.2f}×")
 print(f"graphs compiled for the twelve blocks: {fsdp['graphs']}")
 
