@@ -12,7 +12,8 @@ device = "cuda" if torch.cuda.is_available() else "cpu"
 
 def describe(example_inputs):
     """Shapes of a graph's inputs: a tuple per tensor, the value of each other input."""
-    return [tuple(t.shape) if isinstance(t, torch.Tensor) else t for t in example_inputs]
+    return [tuple(t.shape) if isinstance(t, torch.Tensor) else t
+            for t in example_inputs]
 
 
 class GraphLog:
@@ -23,7 +24,8 @@ class GraphLog:
 
     def __call__(self, gm, example_inputs):
         self.graphs.append(describe(example_inputs))
-        print(f"  compiling graph {len(self.graphs)} for inputs {describe(example_inputs)}")
+        print(f"  compiling graph {len(self.graphs)} "
+              f"for inputs {describe(example_inputs)}")
         return torch._inductor.compile(gm, example_inputs)
 
 
@@ -42,7 +44,8 @@ graphs = GraphLog()
 
 
 def normalize_rows(x):
-    return (x - x.mean(dim=1, keepdim=True)) / (x.std(dim=1, keepdim=True) + 1e-5)
+    return ((x - x.mean(dim=1, keepdim=True))
+            / (x.std(dim=1, keepdim=True) + 1e-5))
 
 
 normalize = torch.compile(normalize_rows, backend=graphs)
@@ -66,7 +69,8 @@ print("graphs compiled:", len(graphs.graphs))
 # %% dynamic-true
 torch._dynamo.reset()
 graphs = GraphLog()
-normalize_dynamic = torch.compile(normalize_rows, backend=graphs, dynamic=True)
+normalize_dynamic = torch.compile(normalize_rows, backend=graphs,
+                                  dynamic=True)
 
 for rows in [4, 6, 10, 100]:
     print(f"call with {rows} rows")
@@ -83,7 +87,8 @@ print("graphs compiled:", len(graphs.graphs))
 # %% dynamic-false
 torch._dynamo.reset()
 graphs = GraphLog()
-normalize_static = torch.compile(normalize_rows, backend=graphs, dynamic=False)
+normalize_static = torch.compile(normalize_rows, backend=graphs,
+                                 dynamic=False)
 
 torch._logging.set_logs(recompiles_verbose=True)
 for rows in [4, 6, 10]:
@@ -99,7 +104,8 @@ normalize = torch.compile(normalize_rows, backend=graphs)
 
 x = torch.randn(4, 8, device=device)
 torch._dynamo.mark_dynamic(x, 0)  # dimension 0 of this tensor is dynamic
-for batch in [x, torch.randn(6, 8, device=device), torch.randn(10, 8, device=device)]:
+for batch in [x, torch.randn(6, 8, device=device),
+              torch.randn(10, 8, device=device)]:
     print(f"call with {batch.shape[0]} rows")
     normalize(batch)
 print("graphs compiled:", len(graphs.graphs))
@@ -113,7 +119,8 @@ x = torch.randn(4, 8, device=device)
 torch._dynamo.mark_dynamic(x, 0, min=2, max=64)
 
 torch._logging.set_logs(recompiles=True)
-for batch in [x, torch.randn(30, 8, device=device), torch.randn(100, 8, device=device)]:
+for batch in [x, torch.randn(30, 8, device=device),
+              torch.randn(100, 8, device=device)]:
     print(f"call with {batch.shape[0]} rows")
     normalize(batch)
 torch._logging.set_logs()

@@ -12,7 +12,8 @@ device = "cuda" if torch.cuda.is_available() else "cpu"
 
 def describe(example_inputs):
     """Shapes of a graph's inputs: a tuple per tensor, the value of each other input."""
-    return [tuple(t.shape) if isinstance(t, torch.Tensor) else t for t in example_inputs]
+    return [tuple(t.shape) if isinstance(t, torch.Tensor) else t
+            for t in example_inputs]
 
 
 class GraphLog:
@@ -25,7 +26,8 @@ class GraphLog:
     def __call__(self, gm, example_inputs):
         self.graphs.append(describe(example_inputs))
         if self.verbose:
-            print(f"  compiling graph {len(self.graphs)} for inputs {describe(example_inputs)}")
+            print(f"  compiling graph {len(self.graphs)} "
+                  f"for inputs {describe(example_inputs)}")
         return torch._inductor.compile(gm, example_inputs)
 
 
@@ -118,7 +120,8 @@ print("graphs compiled:", len(graphs.graphs))
 
 # %% recompile-limit-config
 print("recompile_limit:", torch._dynamo.config.recompile_limit)
-print("accumulated_recompile_limit:", torch._dynamo.config.accumulated_recompile_limit)
+print("accumulated_recompile_limit:",
+      torch._dynamo.config.accumulated_recompile_limit)
 print("cache_size_limit (old name):", torch._dynamo.config.cache_size_limit)
 
 # %% recompile-limit-hit
@@ -130,14 +133,16 @@ with torch._dynamo.config.patch(recompile_limit=2):
     for n in [2, 3, 4, 5]:
         print(f"call with n={n}")
         out = shift(x, n)
-        print("  same result as eager:", torch.allclose(out, shift_rows(x, n)))
+        print("  same result as eager:",
+              torch.allclose(out, shift_rows(x, n)))
 print("graphs compiled:", len(graphs.graphs))
 
 # %% recompile-limit-fail raises="FailOnRecompileLimitHit"
 torch._dynamo.reset()
 shift = torch.compile(shift_rows, dynamic=False)
 
-with torch._dynamo.config.patch(recompile_limit=2, fail_on_recompile_limit_hit=True):
+with torch._dynamo.config.patch(recompile_limit=2,
+                                fail_on_recompile_limit_hit=True):
     for n in [2, 3, 4, 5]:
         print(f"call with n={n}")
         shift(x, n)

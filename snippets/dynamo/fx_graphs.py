@@ -12,12 +12,14 @@ device = "cuda" if torch.cuda.is_available() else "cpu"
 graphs_seen = 0
 
 
-def tabular_backend(gm: torch.fx.GraphModule, example_inputs: list[torch.Tensor]):
+def tabular_backend(gm: torch.fx.GraphModule,
+                    example_inputs: list[torch.Tensor]):
     """A backend that prints each FX graph it receives and runs it unoptimized."""
     global graphs_seen
     graphs_seen += 1
     shapes = [tuple(t.shape) for t in example_inputs]
-    print(f"--- graph {graphs_seen}: {len(example_inputs)} example inputs, shapes {shapes}")
+    print(f"--- graph {graphs_seen}: {len(example_inputs)} example inputs, "
+          f"shapes {shapes}")
     gm.graph.print_tabular()
     return gm.forward  # a callable with the same signature as the graph
 

@@ -36,7 +36,8 @@ from torch._dynamo.utils import counters
 
 torch._logging.set_logs(recompiles=True)
 before = counters["stats"]["unique_graphs"]  # graphs compiled so far
-opt_bar(a, -b)  # the other branch: a new resume function, compiled for the first time
+# the other branch: a new resume function, compiled for the first time
+opt_bar(a, -b)
 between = counters["stats"]["unique_graphs"]
 opt_bar(a.double(), b.double())  # float64 inputs fail the float32 guards
 torch._logging.set_logs()

@@ -17,12 +17,14 @@ def bar(a, b):
 
 
 a = torch.randn(10, device=device)
-b = torch.rand(10, device=device)  # b.sum() >= 0, and -b takes the other branch
+# b.sum() >= 0, and -b takes the other branch
+b = torch.rand(10, device=device)
 
 # %% with-where glue=where_agrees
 def bar_where(a, b):
     x = a / (a.abs() + 1)
-    b = torch.where(b.sum() < 0, -b, b)  # both sides computed, one picked per element
+    # both sides computed, one picked per element
+    b = torch.where(b.sum() < 0, -b, b)
     return x * b
 
 
@@ -53,7 +55,8 @@ for b_in in (b, -b):
 rewrites = {}
 for fn in (bar, bar_where, bar_cond):
     report = torch._dynamo.explain(fn)(a, b)
-    print(f"{fn.__name__:10} graphs: {report.graph_count}  breaks: {report.graph_break_count}")
+    print(f"{fn.__name__:10} graphs: {report.graph_count}  "
+          f"breaks: {report.graph_break_count}")
     rewrites[fn.__name__] = {"graphs": report.graph_count,
                              "breaks": report.graph_break_count}
 
@@ -73,7 +76,8 @@ print_step = {"graphs": report.graph_count}
 # %% item-breaks glue=item_step
 def step_with_item(x):
     h = torch.relu(x)
-    peak = h.max().item()  # a Python float: the value must be copied to the host
+    # a Python float: the value must be copied to the host
+    peak = h.max().item()
     return h / peak
 
 
@@ -100,7 +104,8 @@ def quiet_step(x):
 
 opt_quiet = torch.compile(quiet_step, fullgraph=True)
 out, mean = opt_quiet(a)
-print("mean activation:", mean.item())  # .item() and print() now run in eager code
+# .item() and print() now run in eager code
+print("mean activation:", mean.item())
 
 # %% disable-helper glue=disabled_step
 @torch.compiler.disable

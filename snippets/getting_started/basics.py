@@ -49,7 +49,8 @@ batch = torch.randn(8, 64, device=device)
 
 print(type(compiled_model).__name__)
 print(compiled_model(batch).shape)
-print("shares weights with model:", compiled_model.fc1.weight is model.fc1.weight)
+print("shares weights with model:",
+      compiled_model.fc1.weight is model.fc1.weight)
 print("state_dict keys:", list(compiled_model.state_dict())[:2])
 
 # %% module-compile-in-place

@@ -52,7 +52,8 @@ def kernels_in(code):
 
 
 def layer_norm_gelu(x, w, b):
-    return torch.nn.functional.gelu(torch.nn.functional.layer_norm(x, (1024,), w, b))
+    return torch.nn.functional.gelu(
+        torch.nn.functional.layer_norm(x, (1024,), w, b))
 
 
 def linear_gelu(x, weight, bias):

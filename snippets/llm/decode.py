@@ -10,13 +10,16 @@ from tabulate import tabulate
 from torch._dynamo.utils import counters
 
 from timing import CUDA, compare, first_call, latency
-from model import POSITIONS, VOCAB, build, decode, decode_one, device, prefill
+from model import (POSITIONS, VOCAB, build, decode, decode_one, device,
+                   prefill)
 
 torch.set_grad_enabled(False)
-torch.compiler.config.force_disable_caches = True  # every compile below starts cold, as in a new process
+# every compile below starts cold, as in a new process
+torch.compiler.config.force_disable_caches = True
 model = build()
 prompt = torch.randint(VOCAB, (1, 16), device=device)
-START, NEW = prompt.shape[1], (128 if CUDA else 16)  # decode NEW tokens after the prompt
+# decode NEW tokens after the prompt
+START, NEW = prompt.shape[1], (128 if CUDA else 16)
 first = prefill(model, prompt)  # eager; the cache now holds the prompt
 eager_step = lambda token, pos: decode_one(model, token, pos)  # noqa: E731
 reference = decode(eager_step, first, START, NEW)
@@ -30,8 +33,11 @@ def speed(step):
     before the guide named its measures, which keeps the file's runtime).
     """
     m = latency(lambda: decode(step, first, START, NEW), rounds=10, warmup=2)
-    return {"tok_s": NEW / m["ms"] * 1000, "tok_s_p10": NEW / m["p90"] * 1000, "tok_s_p90": NEW / m["p10"] * 1000,
-            "ms_per_token": m["ms"] / NEW, "rounds": m["rounds"], "measure": m["measure"]}
+    return {"tok_s": NEW / m["ms"] * 1000,
+            "tok_s_p10": NEW / m["p90"] * 1000,
+            "tok_s_p90": NEW / m["p10"] * 1000,
+            "ms_per_token": m["ms"] / NEW, "rounds": m["rounds"],
+            "measure": m["measure"]}
 
 
 def agreement(step):
@@ -43,48 +49,68 @@ def agreement(step):
 
 # %% eager glue=eager
 eager = speed(eager_step)
-print(f"eager: {eager['tok_s']:,.0f} tokens/s ({eager['tok_s_p10']:,.0f}–{eager['tok_s_p90']:,.0f}), "
-      f"{eager['ms_per_token']:.2f} ms per token (latency from idle of the whole decoding, {eager['rounds']} rounds)")
+print(f"eager: {eager['tok_s']:,.0f} tokens/s "
+      f"({eager['tok_s_p10']:,.0f}–{eager['tok_s_p90']:,.0f}), "
+      f"{eager['ms_per_token']:.2f} ms per token "
+      f"(latency from idle of the whole decoding, "
+      f"{eager['rounds']} rounds)")
 
 # %% compiled glue=compiled
-# Each mode is its own torch.compile of decode_one. Dynamo keeps one compiled entry per
-# backend on the function, so the default mode's step stays usable after reduce-overhead is
-# compiled (for the comparison in the next cell); with the caches off, the second compile
-# still starts from nothing but the process's warm state.
-compiled = {"eager": {"compile_s": None, **eager, "graphs": 0, "cudagraph_skips": 0, "same_tokens": NEW, "of": NEW}}
+# Each mode is its own torch.compile of decode_one. Dynamo keeps one compiled
+# entry per backend on the function, so the default mode's step stays usable
+# after reduce-overhead is compiled (for the comparison in the next cell);
+# with the caches off, the second compile still starts from nothing but the
+# process's warm state.
+compiled = {"eager": {"compile_s": None, **eager, "graphs": 0,
+                      "cudagraph_skips": 0, "same_tokens": NEW, "of": NEW}}
 steps = {"eager": eager_step}
 for mode in ("default", "reduce-overhead"):
     step_fn = torch.compile(decode_one, mode=mode, fullgraph=True)
-    step = lambda token, pos, step_fn=step_fn: step_fn(model, token, pos)  # noqa: E731
+    step = lambda token, pos, step_fn=step_fn: (  # noqa: E731
+        step_fn(model, token, pos))
     counters.clear()
-    compile_s = first_call(lambda: step(first, POSITIONS[START : START + 1]))
+    compile_s = first_call(
+        lambda: step(first, POSITIONS[START : START + 1]))
     result = {"compile_s": compile_s, **speed(step), **agreement(step)}
-    result["graphs"] = counters["stats"]["unique_graphs"]  # read afresh, after the compile
+    # read afresh, after the compile
+    result["graphs"] = counters["stats"]["unique_graphs"]
     result["cudagraph_skips"] = counters["inductor"]["cudagraph_skips"]
     compiled[mode] = result
     steps[mode] = step
 
-print(tabulate([[mode, "—" if r["compile_s"] is None else f"{r['compile_s']:.1f}", f"{r['tok_s']:,.0f}",
-                 f"{r['tok_s_p10']:,.0f}–{r['tok_s_p90']:,.0f}", f"{r['ms_per_token']:.2f}", r["graphs"],
-                 r["cudagraph_skips"], f"{r['same_tokens']}/{r['of']}"] for mode, r in compiled.items()],
-               headers=["decoding step", "compile (s)", "tokens/s", "p10–p90", "ms/token", "graphs",
-                        "CUDA graph skips", "same tokens as eager"]))
-print(f"tokens/s and ms/token: latency from idle of decoding {NEW} tokens, {eager['rounds']} rounds each")
+print(tabulate([[mode,
+                 "—" if r["compile_s"] is None else f"{r['compile_s']:.1f}",
+                 f"{r['tok_s']:,.0f}",
+                 f"{r['tok_s_p10']:,.0f}–{r['tok_s_p90']:,.0f}",
+                 f"{r['ms_per_token']:.2f}", r["graphs"],
+                 r["cudagraph_skips"], f"{r['same_tokens']}/{r['of']}"]
+                for mode, r in compiled.items()],
+               headers=["decoding step", "compile (s)", "tokens/s",
+                        "p10–p90", "ms/token", "graphs", "CUDA graph skips",
+                        "same tokens as eager"]))
+print(f"tokens/s and ms/token: latency from idle of decoding {NEW} tokens, "
+      f"{eager['rounds']} rounds each")
 
 # %% per-step glue=per_step
-# One decoding step at a fixed position, timed back to back: 20 steps queued between two
-# CUDA events per round, the three steps interleaved in 15 rounds. This is the GPU time per
-# step of a loop in which the host runs ahead of the GPU, or the host's time per step where
-# the host is the slower of the two. The decoding loop above never waits for the GPU between
-# steps either (the next token stays on the GPU), so its time per token should come out close.
+# One decoding step at a fixed position, timed back to back: 20 steps queued
+# between two CUDA events per round, the three steps interleaved in 15
+# rounds. This is the GPU time per step of a loop in which the host runs
+# ahead of the GPU, or the host's time per step where the host is the slower
+# of the two. The decoding loop above never waits for the GPU between steps
+# either (the next token stays on the GPU), so its time per token should come
+# out close.
 pos = POSITIONS[START : START + 1]
-per_step = compare({name: (lambda s=s: s(first, pos)) for name, s in steps.items()}, "back_to_back")
+per_step = compare({name: (lambda s=s: s(first, pos))
+                    for name, s in steps.items()}, "back_to_back")
 for name, m in per_step.items():
-    m["whole_ms_per_token"] = compiled[name]["ms_per_token"]  # the latency figure above, for comparison
-print(tabulate([[name, f"{m['ms']:.3f}", f"{m['p10']:.3f}–{m['p90']:.3f}", f"{m['whole_ms_per_token']:.3f}",
-                 f"{per_step['eager']['ms'] / m['ms']:.1f}×"] for name, m in per_step.items()],
-               headers=["decoding step", "back to back (ms)", "p10–p90", "ms/token, whole decoding",
-                        "eager ÷ this"]))
+    # the latency figure above, for comparison
+    m["whole_ms_per_token"] = compiled[name]["ms_per_token"]
+print(tabulate([[name, f"{m['ms']:.3f}", f"{m['p10']:.3f}–{m['p90']:.3f}",
+                 f"{m['whole_ms_per_token']:.3f}",
+                 f"{per_step['eager']['ms'] / m['ms']:.1f}×"]
+                for name, m in per_step.items()],
+               headers=["decoding step", "back to back (ms)", "p10–p90",
+                        "ms/token, whole decoding", "eager ÷ this"]))
 
 # %% chart
 import matplotlib.pyplot as plt
@@ -93,10 +119,14 @@ names = list(compiled)
 fig, ax = plt.subplots(figsize=(6, 2.8))
 values = [compiled[n]["tok_s"] for n in names]
 bars = ax.bar(names, values, color="#3f51b5",
-              yerr=[[compiled[n]["tok_s"] - compiled[n]["tok_s_p10"] for n in names],
-                    [compiled[n]["tok_s_p90"] - compiled[n]["tok_s"] for n in names]], capsize=4)
+              yerr=[[compiled[n]["tok_s"] - compiled[n]["tok_s_p10"]
+                     for n in names],
+                    [compiled[n]["tok_s_p90"] - compiled[n]["tok_s"]
+                     for n in names]],
+              capsize=4)
 ax.bar_label(bars, fmt="%.0f", fontsize=8)
 ax.set_ylabel("tokens per second (batch 1)")
 ax.margins(y=0.15)
-fig.suptitle(f"greedy decoding, {NEW} tokens, latency from idle, {device}", fontsize=10)
+fig.suptitle(f"greedy decoding, {NEW} tokens, latency from idle, {device}",
+             fontsize=10)
 fig.tight_layout()

@@ -10,9 +10,11 @@ import torch.nn.functional as F
 from torch import nn
 
 device = "cuda" if torch.cuda.is_available() else "cpu"
-# On a GPU: 4 blocks of width 1024, a vocabulary of 32000 tokens, room for 512 tokens of
-# context, bfloat16. Random weights: speed does not depend on them. On a CPU: a smoke test.
-VOCAB, LAYERS, WIDTH, HEADS, MAX_LEN = (32000, 4, 1024, 16, 512) if device == "cuda" else (256, 2, 64, 4, 128)
+# On a GPU: 4 blocks of width 1024, a vocabulary of 32000 tokens, room for
+# 512 tokens of context, bfloat16. Random weights: speed does not depend on
+# them. On a CPU: a smoke test.
+VOCAB, LAYERS, WIDTH, HEADS, MAX_LEN = (
+    (32000, 4, 1024, 16, 512) if device == "cuda" else (256, 2, 64, 4, 128))
 DTYPE = torch.bfloat16 if device == "cuda" else torch.float32
 
 
@@ -22,7 +24,8 @@ class Attention(nn.Module):
     def __init__(self, batch):
         super().__init__()
         self.heads, self.head_dim = HEADS, WIDTH // HEADS
-        self.qkv, self.proj = nn.Linear(WIDTH, 3 * WIDTH, bias=False), nn.Linear(WIDTH, WIDTH, bias=False)
+        self.qkv, self.proj = (nn.Linear(WIDTH, 3 * WIDTH, bias=False),
+                               nn.Linear(WIDTH, WIDTH, bias=False))
         shape = (batch, HEADS, MAX_LEN, WIDTH // HEADS)
         self.register_buffer("k_cache", torch.zeros(shape), persistent=False)
         self.register_buffer("v_cache", torch.zeros(shape), persistent=False)
@@ -30,10 +33,13 @@ class Attention(nn.Module):
     def forward(self, x, pos, mask):
         b, t, c = x.shape
         q, k, v = self.qkv(x).split(c, dim=-1)
-        q, k, v = (z.view(b, t, self.heads, self.head_dim).transpose(1, 2) for z in (q, k, v))
-        self.k_cache.index_copy_(2, pos, k)  # write the new positions in place: the cache never changes shape
+        q, k, v = (z.view(b, t, self.heads, self.head_dim).transpose(1, 2)
+                   for z in (q, k, v))
+        # write the new positions in place: the cache never changes shape
+        self.k_cache.index_copy_(2, pos, k)
         self.v_cache.index_copy_(2, pos, v)
-        out = F.scaled_dot_product_attention(q, self.k_cache, self.v_cache, attn_mask=mask)
+        out = F.scaled_dot_product_attention(q, self.k_cache, self.v_cache,
+                                             attn_mask=mask)
         return self.proj(out.transpose(1, 2).reshape(b, t, c))
 
 
@@ -42,7 +48,8 @@ class Block(nn.Module):
         super().__init__()
         self.norm1, self.norm2 = nn.RMSNorm(WIDTH), nn.RMSNorm(WIDTH)
         self.attn = Attention(batch)
-        self.gate, self.up = nn.Linear(WIDTH, 4 * WIDTH, bias=False), nn.Linear(WIDTH, 4 * WIDTH, bias=False)
+        self.gate, self.up = (nn.Linear(WIDTH, 4 * WIDTH, bias=False),
+                              nn.Linear(WIDTH, 4 * WIDTH, bias=False))
         self.down = nn.Linear(4 * WIDTH, WIDTH, bias=False)
 
     def forward(self, x, pos, mask):
@@ -56,14 +63,17 @@ class Decoder(nn.Module):
 
     def __init__(self, batch=1):
         super().__init__()
-        self.embed, self.position = nn.Embedding(VOCAB, WIDTH), nn.Embedding(MAX_LEN, WIDTH)
+        self.embed, self.position = (nn.Embedding(VOCAB, WIDTH),
+                                     nn.Embedding(MAX_LEN, WIDTH))
         self.blocks = nn.ModuleList([Block(batch) for _ in range(LAYERS)])
-        self.norm, self.head = nn.RMSNorm(WIDTH), nn.Linear(WIDTH, VOCAB, bias=False)
+        self.norm, self.head = (nn.RMSNorm(WIDTH),
+                                nn.Linear(WIDTH, VOCAB, bias=False))
         causal = torch.ones(MAX_LEN, MAX_LEN, dtype=torch.bool).tril()
         self.register_buffer("causal", causal, persistent=False)
 
     def forward(self, tokens, pos):
-        mask = self.causal[pos].view(1, 1, len(pos), MAX_LEN)  # row p: positions 0..p of the cache
+        # row p: positions 0..p of the cache
+        mask = self.causal[pos].view(1, 1, len(pos), MAX_LEN)
         x = self.embed(tokens) + self.position(pos)
         for block in self.blocks:
             x = block(x, pos, mask)
@@ -95,7 +105,8 @@ def decode(step, token, start, count):
     """`count` greedy steps from position `start`; step(token, pos) is decode_one, compiled or not."""
     out = []
     for i in range(count):
-        token = step(token, POSITIONS[start + i : start + i + 1]).clone()  # clone: see reduce-overhead
+        # clone: see reduce-overhead
+        token = step(token, POSITIONS[start + i : start + i + 1]).clone()
         out.append(token)
     return torch.cat(out, dim=1)
 
@@ -104,14 +115,16 @@ def decode(step, token, start, count):
 def generate(model, prompt, count, step=None):
     step = step or (lambda token, pos: decode_one(model, token, pos))
     first = prefill(model, prompt)
-    return torch.cat([first, decode(step, first, prompt.shape[1], count - 1)], dim=1)
+    return torch.cat(
+        [first, decode(step, first, prompt.shape[1], count - 1)], dim=1)
 
 
 # %% prompt-ways
-# Three ways to compile the prompt pass for prompts of many lengths; prompts.py compares
-# them, each in a process of its own. Each way takes the model and returns run(prompt): the
-# next-token logits after the prompt.
-LENGTHS = (7, 19, 33, 50, 64, 90, 128)  # prompt lengths of successive requests
+# Three ways to compile the prompt pass for prompts of many lengths;
+# prompts.py compares them, each in a process of its own. Each way takes the
+# model and returns run(prompt): the next-token logits after the prompt.
+# prompt lengths of successive requests
+LENGTHS = (7, 19, 33, 50, 64, 90, 128)
 BUCKETS = (32, 64, 128)
 
 
@@ -142,7 +155,9 @@ def bucketed_way(model):
     """Padding buckets: pad each prompt to the next of a few lengths and compile each bucket
     static (dynamic=False). The padding goes after the prompt, so causal attention keeps the
     prompt's own logits unchanged; the answer is read at the last real position."""
-    compiled = torch.compile(lambda model, padded: model(padded, POSITIONS[: padded.shape[1]]), dynamic=False)
+    compiled = torch.compile(
+        lambda model, padded: model(padded, POSITIONS[: padded.shape[1]]),
+        dynamic=False)
 
     def run(prompt):
         n = prompt.shape[1]
@@ -153,25 +168,32 @@ def bucketed_way(model):
     return run
 
 
-PROMPT_WAYS = {"default": default_way, "mark_dynamic": marked_way, "buckets": bucketed_way}
+PROMPT_WAYS = {"default": default_way, "mark_dynamic": marked_way,
+               "buckets": bucketed_way}
 
 
 # %% check glue=check
-if __name__ == "__main__":  # the other files of this chapter import the model; this part runs only here
+# the other files of this chapter import the model; this part runs only here
+if __name__ == "__main__":
     model = build()
     prompt = torch.randint(VOCAB, (1, 16), device=device)
     with torch.no_grad():
         cached = generate(model, prompt, 8)
-        # the same 8 tokens without the cache: run the whole sequence again for every new token
+        # the same 8 tokens without the cache: run the whole sequence again
+        # for every new token
         sequence = prompt
         for _ in range(8):
             logits = model(sequence, POSITIONS[: sequence.shape[1]])
-            sequence = torch.cat([sequence, logits[:, -1].argmax(-1, keepdim=True)], dim=1)
+            sequence = torch.cat(
+                [sequence, logits[:, -1].argmax(-1, keepdim=True)], dim=1)
     check = {
         "params_m": sum(p.numel() for p in model.parameters()) / 1e6,
-        "cache_mib": sum(b.numel() * b.element_size() for n, b in model.named_buffers() if "cache" in n) / 2**20,
+        "cache_mib": sum(b.numel() * b.element_size()
+                         for n, b in model.named_buffers()
+                         if "cache" in n) / 2**20,
         "same_tokens": torch.equal(cached, sequence[:, 16:]),
     }
-    print(f"{LAYERS} blocks, {check['params_m']:.0f} M parameters, a key/value cache of {check['cache_mib']:.0f} MiB")
+    print(f"{LAYERS} blocks, {check['params_m']:.0f} M parameters, "
+          f"a key/value cache of {check['cache_mib']:.0f} MiB")
     print("generated:", cached.tolist()[0])
     print("the same tokens without the cache:", check["same_tokens"])

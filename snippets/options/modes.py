@@ -26,7 +26,8 @@ x = torch.randn(64, 256, device=device)
 step = torch.compile(mlp_step, mode="reduce-overhead")
 for i in range(3):
     out = step(x, w1, w2)
-print("same as eager:", torch.allclose(out, mlp_step(x, w1, w2), rtol=1e-2, atol=1e-2))
+print("same as eager:",
+      torch.allclose(out, mlp_step(x, w1, w2), rtol=1e-2, atol=1e-2))
 
 # %% reduce-overhead-overwrite glue=overwritten
 first = step(x, w1, w2)
@@ -38,7 +39,8 @@ print("first still holds the result for x:", kept)
 overwritten = {"shared_memory": shared, "first_holds_x": kept}
 
 # %% reduce-overhead-error raises="RuntimeError"
-fresh = torch.compile(lambda x, w1, w2: torch.tanh(x @ w1) @ w2, mode="reduce-overhead")
+fresh = torch.compile(lambda x, w1, w2: torch.tanh(x @ w1) @ w2,
+                      mode="reduce-overhead")
 first = fresh(x, w1, w2)  # the first calls are recorded, and checked
 second = fresh(x + 1, w1, w2)
 print(first.sum())

@@ -28,13 +28,16 @@ expected = gelu_mix(x)
 for backend in ["inductor", "aot_eager", "eager", "cudagraphs"]:
     torch._dynamo.reset()
     out = torch.compile(gelu_mix, backend=backend)(x)
-    print(f"{backend:>10}: matches eager = {torch.allclose(out, expected, atol=1e-6)}")
+    print(f"{backend:>10}: matches eager = "
+          f"{torch.allclose(out, expected, atol=1e-6)}")
 
 # %% custom-backend
 def count_ops(gm, example_inputs):
     """A custom backend: look at the graph, then return something callable."""
-    calls = [node.target for node in gm.graph.nodes if node.op == "call_function"]
-    print(f"graph with {len(calls)} calls: {[getattr(c, '__name__', str(c)) for c in calls]}")
+    calls = [node.target for node in gm.graph.nodes
+             if node.op == "call_function"]
+    print(f"graph with {len(calls)} calls: "
+          f"{[getattr(c, '__name__', str(c)) for c in calls]}")
     return gm.forward  # run the captured graph as it is
 
 
@@ -62,18 +65,22 @@ torch.compile(with_print, fullgraph=True)(x)
 # %% list-options
 options = torch._inductor.list_options()
 print(len(options), "Inductor options")
-for key in ["max_autotune", "epilogue_fusion", "triton.cudagraphs", "coordinate_descent_tuning"]:
+for key in ["max_autotune", "epilogue_fusion", "triton.cudagraphs",
+            "coordinate_descent_tuning"]:
     print(f"{key} = {torch._inductor.config.get_config_copy()[key]!r}")
 
 # %% pass-options glue=passed
 torch._dynamo.reset()
-tuned = torch.compile(gelu_mix, options={"coordinate_descent_tuning": True, "epilogue_fusion": False})
+tuned = torch.compile(gelu_mix, options={"coordinate_descent_tuning": True,
+                                         "epilogue_fusion": False})
 print("matches eager:", torch.allclose(tuned(x), expected, atol=1e-6))
-print("global coordinate_descent_tuning:", torch._inductor.config.coordinate_descent_tuning)
+print("global coordinate_descent_tuning:",
+      torch._inductor.config.coordinate_descent_tuning)
 passed = {"global_tuning": torch._inductor.config.coordinate_descent_tuning}
 
 # %% mode-and-options raises="RuntimeError"
-torch.compile(gelu_mix, mode="max-autotune", options={"epilogue_fusion": False})
+torch.compile(gelu_mix, mode="max-autotune",
+              options={"epilogue_fusion": False})
 
 # %% unknown-option
 try:

@@ -18,7 +18,8 @@ class GraphLog:
 
     def __call__(self, gm, example_inputs):
         self.count += 1
-        shapes = [tuple(t.shape) for t in example_inputs if isinstance(t, torch.Tensor)]
+        shapes = [tuple(t.shape) for t in example_inputs
+                  if isinstance(t, torch.Tensor)]
         print(f"  compiling graph {self.count} for {shapes}")
         return torch._inductor.compile(gm, example_inputs)
 
@@ -36,20 +37,23 @@ model_fn(torch.randn(8, 16, device=device))
 # %% force-eager glue=force_eager
 print("stance: force_eager")
 with torch.compiler.set_stance("force_eager"):
-    out = model_fn(torch.randn(32, 16, device=device))  # new shape, but nothing compiles
+    # new shape, but nothing compiles
+    out = model_fn(torch.randn(32, 16, device=device))
 print("graphs compiled:", graphs.count)
 force_eager = {"graphs": graphs.count}
 
 # %% eager-on-recompile glue=eager_on_recompile
 print("stance: eager_on_recompile")
 with torch.compiler.set_stance("eager_on_recompile"):
-    model_fn(torch.randn(8, 16, device=device))  # known shape: the compiled graph runs
+    # known shape: the compiled graph runs
+    model_fn(torch.randn(8, 16, device=device))
     model_fn(torch.randn(64, 16, device=device))  # new shape: runs eagerly
 print("graphs compiled:", graphs.count)
 eager_on_recompile = {"graphs_under_stance": graphs.count}
 
 print("stance: default")
-model_fn(torch.randn(64, 16, device=device))  # the same new shape compiles now
+# the same new shape compiles now
+model_fn(torch.randn(64, 16, device=device))
 print("graphs compiled:", graphs.count)
 eager_on_recompile["graphs_then_default"] = graphs.count
 
