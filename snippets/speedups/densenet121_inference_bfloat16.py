@@ -8,7 +8,8 @@
 import torch
 import torchvision
 
-from method import by_mode, chart, compare, inference_steps, table  # helpers from method.py
+# helpers from method.py
+from method import by_mode, chart, compare, inference_steps, table
 
 torch.set_float32_matmul_precision(
     "high"
@@ -18,9 +19,11 @@ images = torch.randn(128, 3, 224, 224, device="cuda")
 steps = inference_steps(model, images)
 
 # %% measure glue=result
-rows = compare("densenet121", steps("bfloat16"), "bfloat16", modes=("default", "reduce-overhead"))
+rows = compare("densenet121", steps("bfloat16"), "bfloat16",
+               modes=("default", "reduce-overhead"))
 print(table(rows))
 result = by_mode(rows)
 
 # %% chart
-chart(rows, f"densenet121 inference, batch 128, bfloat16, {torch.cuda.get_device_name()}")
+chart(rows, f"densenet121 inference, batch 128, bfloat16, "
+            f"{torch.cuda.get_device_name()}")

@@ -7,7 +7,8 @@
 # %% measure
 import torch
 
-import timing  # the guide's shared timing method (snippets/_shared/timing.py)
+# the guide's shared timing method (snippets/_shared/timing.py)
+import timing
 
 MEASURES = ("back_to_back", "latency")
 
@@ -20,7 +21,9 @@ def measure(variants, rounds=15, calls=10):
     events, GPU time per call. Latency from idle: one synchronised call. Each is a median
     with its 10th-90th percentile range across the rounds.
     """
-    return {measure: timing.compare(variants, measure, rounds=rounds, calls=calls) for measure in MEASURES}
+    return {measure: timing.compare(variants, measure, rounds=rounds,
+                                    calls=calls)
+            for measure in MEASURES}
 
 
 # %% compare
@@ -34,7 +37,8 @@ def cache_lookups():
     compilation stops counting.
     """
     inductor = torch._dynamo.utils.counters["inductor"]
-    return [inductor[f"fxgraph_cache_{kind}"] for kind in ("hit", "miss", "bypass")]
+    return [inductor[f"fxgraph_cache_{kind}"]
+            for kind in ("hit", "miss", "bypass")]
 
 
 def compare(name, build_step, dtype, modes=MODES):
@@ -44,18 +48,23 @@ def compare(name, build_step, dtype, modes=MODES):
     then all variants are measured together, interleaved.
     """
     steps = {"eager": build_step(lambda model: model)}
-    rows = {"eager": dict(model=name, dtype=dtype, mode="eager", compile_s=None)}
+    rows = {"eager": dict(model=name, dtype=dtype, mode="eager",
+                          compile_s=None)}
     for mode in modes:
-        steps[mode] = build_step(lambda model: torch.compile(model, mode=mode))
+        steps[mode] = build_step(
+            lambda model: torch.compile(model, mode=mode))
         before = cache_lookups()
         compile_s = timing.first_call(steps[mode])
         lookups = [n - m for n, m in zip(cache_lookups(), before)]
-        rows[mode] = dict(model=name, dtype=dtype, mode=mode, compile_s=compile_s, cache="/".join(map(str, lookups)))
+        rows[mode] = dict(model=name, dtype=dtype, mode=mode,
+                          compile_s=compile_s,
+                          cache="/".join(map(str, lookups)))
     measured = measure(steps)
     eager_ms = measured["back_to_back"]["eager"]["ms"]
     for mode, row in rows.items():
         b2b, idle = measured["back_to_back"][mode], measured["latency"][mode]
-        row.update(ms=b2b["ms"], p10=b2b["p10"], p90=b2b["p90"], rounds=b2b["rounds"], speedup=eager_ms / b2b["ms"],
+        row.update(ms=b2b["ms"], p10=b2b["p10"], p90=b2b["p90"],
+                   rounds=b2b["rounds"], speedup=eager_ms / b2b["ms"],
                    latency=idle)
     return list(rows.values())
 
@@ -73,7 +82,8 @@ def inference_steps(model, images):
             net = wrap(model)
 
             def step():
-                with torch.no_grad(), torch.autocast("cuda", torch.bfloat16, enabled=dtype == "bfloat16"):
+                with torch.no_grad(), torch.autocast(
+                        "cuda", torch.bfloat16, enabled=dtype == "bfloat16"):
                     return net(images)
 
             return step
@@ -93,8 +103,10 @@ def training_steps(model, images, labels):
 
             def step():
                 optimizer.zero_grad(set_to_none=True)
-                with torch.autocast("cuda", torch.bfloat16, enabled=dtype == "bfloat16"):
-                    loss = torch.nn.functional.cross_entropy(net(images), labels)
+                with torch.autocast("cuda", torch.bfloat16,
+                                    enabled=dtype == "bfloat16"):
+                    loss = torch.nn.functional.cross_entropy(
+                        net(images), labels)
                 loss.backward()
                 optimizer.step()
 
@@ -115,12 +127,14 @@ def table(rows):
                 "—" if r["compile_s"] is None else f"{r['compile_s']:.1f}",
                 f"{r['ms']:.2f} ({r['p10']:.2f}–{r['p90']:.2f})",
                 f"{r['speedup']:.2f}×",
-                f"{r['latency']['ms']:.2f} ({r['latency']['p10']:.2f}–{r['latency']['p90']:.2f})",
+                f"{r['latency']['ms']:.2f} "
+                f"({r['latency']['p10']:.2f}–{r['latency']['p90']:.2f})",
                 r.get("cache", "—"),
             )
             for r in rows
         ],
-        headers=["mode", "first call s", "back to back ms", "speedup", "latency ms", "cache h/m/b"],
+        headers=["mode", "first call s", "back to back ms", "speedup",
+                 "latency ms", "cache h/m/b"],
     )
 
 
@@ -135,7 +149,8 @@ def chart(rows, title):
     left.bar_label(bars, fmt="%.2f×", fontsize=8)
     left.axhline(1.0, color="grey", linewidth=0.8)
     left.set_ylabel("speedup over eager\n(back to back)")
-    bars = right.bar(modes, [r["compile_s"] for r in compiled], color="#ff9800")
+    bars = right.bar(modes, [r["compile_s"] for r in compiled],
+                     color="#ff9800")
     right.bar_label(bars, fmt="%.0f s", fontsize=8)
     right.set_ylabel("first call (s)")
     for ax in (left, right):
@@ -146,7 +161,8 @@ def chart(rows, title):
 
 
 # %% demo
-if __name__ == "__main__":  # the model files import the helpers above; this part runs only here
+# the model files import the helpers above; this part runs only here
+if __name__ == "__main__":
     x = torch.randn(1 << 26, device="cuda")
 
     def pointwise(t):
@@ -154,9 +170,12 @@ if __name__ == "__main__":  # the model files import the helpers above; this par
 
     compiled = torch.compile(pointwise)
     compile_s = timing.first_call(lambda: compiled(x))
-    measured = measure({"eager": lambda: pointwise(x), "compiled": lambda: compiled(x)})
-    for kind, label in (("back_to_back", "back to back"), ("latency", "latency from idle")):
+    measured = measure({"eager": lambda: pointwise(x),
+                        "compiled": lambda: compiled(x)})
+    for kind, label in (("back_to_back", "back to back"),
+                        ("latency", "latency from idle")):
         eager, fast = measured[kind]["eager"], measured[kind]["compiled"]
         print(f"{label:>17}: eager {timing.spread(eager)}")
-        print(f"{'':>17}  compiled {timing.spread(fast)}, speedup {eager['ms'] / fast['ms']:.2f}×")
+        print(f"{'':>17}  compiled {timing.spread(fast)}, "
+              f"speedup {eager['ms'] / fast['ms']:.2f}×")
     print(f"first call of the compiled function: {compile_s:.1f} s")

@@ -8,7 +8,8 @@
 import torch
 import torchvision
 
-from method import by_mode, chart, compare, inference_steps, table  # helpers from method.py
+# helpers from method.py
+from method import by_mode, chart, compare, inference_steps, table
 
 torch.set_float32_matmul_precision(
     "high"
@@ -23,4 +24,5 @@ print(table(rows))
 result = by_mode(rows)
 
 # %% chart
-chart(rows, f"resnet18 inference, batch 256, bfloat16, {torch.cuda.get_device_name()}")
+chart(rows, f"resnet18 inference, batch 256, bfloat16, "
+            f"{torch.cuda.get_device_name()}")

@@ -8,7 +8,8 @@
 import torch
 import torchvision
 
-from method import by_mode, chart, compare, table, training_steps  # helpers from method.py
+# helpers from method.py
+from method import by_mode, chart, compare, table, training_steps
 
 # TF32 for float32 matmuls outside autocast, eager and compiled alike
 torch.set_float32_matmul_precision("high")
@@ -23,4 +24,5 @@ print(table(rows))
 result = by_mode(rows)
 
 # %% chart
-chart(rows, f"resnet18 training step, batch 128, bfloat16, {torch.cuda.get_device_name()}")
+chart(rows, f"resnet18 training step, batch 128, bfloat16, "
+            f"{torch.cuda.get_device_name()}")

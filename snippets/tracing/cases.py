@@ -45,7 +45,8 @@ torch.fx.symbolic_trace(flip_if_negative)
 
 # %% control-flow-fx-concrete glue=fx_agrees
 # Fix x to a real tensor so that the branch can be decided while tracing
-fx_module = torch.fx.symbolic_trace(flip_if_negative, concrete_args={"x": x_pos})
+fx_module = torch.fx.symbolic_trace(flip_if_negative,
+                                    concrete_args={"x": x_pos})
 print(fx_module.code.strip())
 fx_agrees = {"x_neg": agree(fx_module, flip_if_negative, x_neg, y)}
 print("same as eager, x_neg:", fx_agrees["x_neg"])
@@ -79,7 +80,8 @@ x = torch.randn(4, 4, device=device)
 torch.jit.trace(scale_and_clip, (x, 3, True))
 
 # %% arguments-script raises="RuntimeError"
-scripted = torch.jit.script(scale_and_clip)  # compiles: untyped arguments become Tensor
+# compiles: untyped arguments become Tensor
+scripted = torch.jit.script(scale_and_clip)
 scripted(x, 3, True)                         # fails at the call
 
 # %% arguments-fx raises="torch.fx.proxy.TraceError"
@@ -95,7 +97,8 @@ print("same as eager, (0.5, False):", arguments_agree[1])
 # %% scipy-function
 def scaled_dct(x):
     x = x * 2
-    y = scipy.fft.dct(x.cpu().numpy())  # leaves PyTorch: SciPy works on a NumPy array
+    # leaves PyTorch: SciPy works on a NumPy array
+    y = scipy.fft.dct(x.cpu().numpy())
     return torch.from_numpy(y).to(x.device) * 2
 
 

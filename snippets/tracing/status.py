@@ -16,13 +16,15 @@ def double(x):
     return x * 2
 
 
-# DeprecationWarnings raised inside libraries are hidden by default: record them
+# DeprecationWarnings raised inside libraries are hidden by default:
+# record them
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     torch.jit.script(double)
     torch.jit.trace(double, (torch.ones(2, device=device),))
 
-messages = dict.fromkeys(f"{w.category.__name__}: {w.message}" for w in caught)
+messages = dict.fromkeys(f"{w.category.__name__}: {w.message}"
+                         for w in caught)
 deprecations = sum(m.startswith("DeprecationWarning") for m in messages)
 print(torch.__version__)
 print("\n".join(messages))
@@ -46,7 +48,8 @@ class FlipIfNegativeCond(torch.nn.Module):
     def forward(self, x, y):
         # both branches are captured; the choice is made at run time.
         # A branch may not return its input itself, hence clone().
-        return torch.cond(x.sum() < 0, lambda t: -t, lambda t: t.clone(), (y,))
+        return torch.cond(x.sum() < 0, lambda t: -t, lambda t: t.clone(),
+                          (y,))
 
 
 exported = torch.export.export(FlipIfNegativeCond(), (x_pos, y))

@@ -11,17 +11,19 @@ from tabulate import tabulate
 from timing import CUDA, compare, first_call, peak_mib, warm
 from model import build, device, loss_of
 
-torch.compiler.config.force_disable_caches = True  # every compile below starts cold, as in a new process
+# every compile below starts cold, as in a new process
+torch.compiler.config.force_disable_caches = True
 
 
 def allocated_mib():
     return torch.cuda.memory_allocated() / 2**20 if CUDA else None
 
 
-# A throw-away matrix product, forward and backward, before anything is measured. cuBLAS allocates
-# a workspace the first time a thread multiplies matrices (this one, and the autograd engine's
-# thread that runs the backward pass) and keeps it: it is part of every row's base, not of the
-# first row's step.
+# A throw-away matrix product, forward and backward, before anything is
+# measured. cuBLAS allocates a workspace the first time a thread
+# multiplies matrices (this one, and the autograd engine's thread that runs
+# the backward pass) and keeps it: it is part of every row's base, not of
+# the first row's step.
 if CUDA:
     layer = torch.nn.Linear(64, 64, device="cuda")
     with torch.autocast("cuda", torch.bfloat16):
@@ -30,7 +32,8 @@ if CUDA:
     torch.cuda.synchronize()
 workspace_mib = allocated_mib()  # what the product left allocated
 if CUDA:
-    print(f"left allocated after a throw-away matrix product, forward and backward: {workspace_mib:.0f} MiB")
+    print(f"left allocated after a throw-away matrix product, "
+          f"forward and backward: {workspace_mib:.0f} MiB")
 
 
 def forward_backward(model, data):
@@ -62,7 +65,8 @@ def prepare(checkpointing, compiled, budget=None):
     allocated before this row's model was built, plus cuBLAS's workspace: the figures of a
     process that runs this row alone.
     """
-    held = allocated_mib()  # the workspace and the rows built before this one
+    # the workspace and the rows built before this one
+    held = allocated_mib()
     model, data = build(checkpointing)
     base = allocated_mib()  # weights and batch on top of that
     if not compiled:
@@ -97,24 +101,31 @@ prepared = {
     "eager_checkpoint": prepare(checkpointing=True, compiled=False),
     "compiled": prepare(checkpointing=False, compiled=True),
     "compiled_checkpoint": prepare(checkpointing=True, compiled=True),
-    "compiled_budget": prepare(checkpointing=False, compiled=True, budget=0.5),
+    "compiled_budget": prepare(checkpointing=False, compiled=True,
+                               budget=0.5),
 }
-# Forward and backward passes are a training loop's: timed back to back (GPU time per step),
-# the five rows interleaved in rounds, each warmed first. A step takes milliseconds, so a round
-# queues ten of them.
-timed = compare({name: step for name, (step, _) in prepared.items()}, measure="back_to_back", calls=10)
-memory = {name: {**result, **timed[name]} for name, (_, result) in prepared.items()}
+# Forward and backward passes are a training loop's: timed back to back (GPU
+# time per step), the five rows interleaved in rounds, each warmed first. A
+# step takes milliseconds, so a round queues ten of them.
+timed = compare({name: step for name, (step, _) in prepared.items()},
+                measure="back_to_back", calls=10)
+memory = {name: {**result, **timed[name]}
+          for name, (_, result) in prepared.items()}
 
 
 def mib(value):
     return "—" if value is None else f"{value:,.0f}"
 
 
-print(tabulate([[LABELS[name], f"{r['first_s']:.1f}", f"{r['ms']:.2f}", f"{r['p10']:.2f}–{r['p90']:.2f}",
-                 mib(r["peak_mib"]), mib(r["base_mib"]), mib(r.get("above_base_mib"))]
+print(tabulate([[LABELS[name], f"{r['first_s']:.1f}", f"{r['ms']:.2f}",
+                 f"{r['p10']:.2f}–{r['p90']:.2f}",
+                 mib(r["peak_mib"]), mib(r["base_mib"]),
+                 mib(r.get("above_base_mib"))]
                 for name, r in memory.items()],
-               headers=["forward + backward", "first call (s)", "back to back, median (ms)", "p10–p90 (ms)",
-                        "peak (MiB)", "weights, batch, workspace (MiB)", "peak above them (MiB)"]))
+               headers=["forward + backward", "first call (s)",
+                        "back to back, median (ms)", "p10–p90 (ms)",
+                        "peak (MiB)", "weights, batch, workspace (MiB)",
+                        "peak above them (MiB)"]))
 
 # %% chart
 import matplotlib.pyplot as plt
@@ -124,7 +135,8 @@ if CUDA:
     fig, ax = plt.subplots(figsize=(6, 3))
     for name in names:
         r = memory[name]
-        ax.errorbar(r["above_base_mib"], r["ms"], yerr=[[r["ms"] - r["p10"]], [r["p90"] - r["ms"]]],
+        ax.errorbar(r["above_base_mib"], r["ms"],
+                    yerr=[[r["ms"] - r["p10"]], [r["p90"] - r["ms"]]],
                     fmt="o", capsize=3, label=LABELS[name])
     ax.set_xlabel("peak memory above weights, batch and workspace (MiB)")
     ax.set_ylabel("forward + backward, back to back,\nmedian (ms)")
@@ -134,17 +146,19 @@ else:
     print("no chart without CUDA: peak memory is measured on the GPU")
 
 # %% dropout glue=dropout_grads
-# Dropout inside the compiled region. Its mask is random: the backward pass must apply the mask
-# that the forward pass drew. Each variant's gradients are compared with eager's; the seed is set
-# before every forward pass, and fallback_random makes the compiled code draw its random numbers
-# as eager PyTorch does, so a correct variant draws eager's mask.
+# Dropout inside the compiled region. Its mask is random: the backward pass
+# must apply the mask that the forward pass drew. Each variant's gradients
+# are compared with eager's; the seed is set before every forward pass, and
+# fallback_random makes the compiled code draw its random numbers as eager
+# PyTorch does, so a correct variant draws eager's mask.
 import warnings
 
 from torch import nn
 from torch.utils.checkpoint import checkpoint
 
 torch.manual_seed(0)
-mlp = nn.Sequential(nn.Linear(256, 1024), nn.Dropout(p=0.1), nn.Linear(1024, 256)).to(device)
+mlp = nn.Sequential(nn.Linear(256, 1024), nn.Dropout(p=0.1),
+                    nn.Linear(1024, 256)).to(device)
 x = torch.randn(64, 256, device=device)
 
 
@@ -161,24 +175,36 @@ variants = {
     "budget_1_0": torch.compile(mlp, backend=with_budget(1.0)),
     "budget_0_5": torch.compile(mlp, backend=with_budget(0.5)),
     "budget_0_0": torch.compile(mlp, backend=with_budget(0.0)),
-    # explicit checkpointing of the same layers, under compile, with the default budget
-    "checkpoint": torch.compile(lambda inputs: checkpoint(mlp, inputs, use_reentrant=False)),
+    # explicit checkpointing of the same layers, under compile, with the
+    # default budget
+    "checkpoint": torch.compile(
+        lambda inputs: checkpoint(mlp, inputs, use_reentrant=False)),
 }
 dropout_grads = {}
-with torch._inductor.config.patch(fallback_random=True), warnings.catch_warnings():  # read at compile time
-    # The products stay in full float32 on purpose, so that a difference of 0.1 % stands out;
-    # Inductor's note that TF32 tensor cores are left unused is silenced here.
+# read at compile time
+with (torch._inductor.config.patch(fallback_random=True),
+      warnings.catch_warnings()):
+    # The products stay in full float32 on purpose, so that a difference of
+    # 0.1 % stands out; Inductor's note that TF32 tensor cores are left
+    # unused is silenced here.
     warnings.filterwarnings("ignore", "TensorFloat32", UserWarning)
     for name, fn in variants.items():
         grads = gradients(fn)
-        differ = ~torch.isclose(grads, eager, rtol=1e-3, atol=1e-6)  # off by more than 1e-6 + 0.1 %
+        # off by more than 1e-6 + 0.1 %
+        differ = ~torch.isclose(grads, eager, rtol=1e-3, atol=1e-6)
         largest = (grads - eager).abs().max().item()
-        dropout_grads[name] = {"differ": differ.float().mean().item(),  # the share of gradient elements
-                               "max_abs": largest,
-                               "max_rel": largest / eager.abs().max().item()}  # of eager's largest gradient
+        dropout_grads[name] = {
+            # the share of gradient elements
+            "differ": differ.float().mean().item(),
+            "max_abs": largest,
+            # of eager's largest gradient
+            "max_rel": largest / eager.abs().max().item()}
 
-print(f"{eager.numel():,} gradient elements; eager's largest is {eager.abs().max().item():.2e}")
-print(tabulate([[name, f"{r['differ']:.1%}", f"{r['max_abs']:.2e}", f"{r['max_rel']:.1%}"]
+print(f"{eager.numel():,} gradient elements; "
+      f"eager's largest is {eager.abs().max().item():.2e}")
+print(tabulate([[name, f"{r['differ']:.1%}", f"{r['max_abs']:.2e}",
+                 f"{r['max_rel']:.1%}"]
                 for name, r in dropout_grads.items()],
-               headers=["compiled", "elements unlike eager's", "largest difference", "of eager's largest"],
+               headers=["compiled", "elements unlike eager's",
+                        "largest difference", "of eager's largest"],
                disable_numparse=True))

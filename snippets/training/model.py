@@ -11,10 +11,12 @@ from torch import nn
 from torch.utils.checkpoint import checkpoint
 
 device = "cuda" if torch.cuda.is_available() else "cpu"
-# On a GPU: a GPT-style model of 4 blocks of width 768 with a vocabulary of 8192 tokens, trained
-# on batches of 16 sequences of 512 tokens, in bfloat16 autocast. On a CPU, a small smoke test.
+# On a GPU: a GPT-style model of 4 blocks of width 768 with a vocabulary of
+# 8192 tokens, trained on batches of 16 sequences of 512 tokens, in bfloat16
+# autocast. On a CPU, a small smoke test.
 VOCAB, LAYERS, WIDTH, HEADS, BATCH, TOKENS = (
-    (8192, 4, 768, 12, 16, 512) if device == "cuda" else (512, 2, 64, 4, 2, 32))
+    (8192, 4, 768, 12, 16, 512) if device == "cuda"
+    else (512, 2, 64, 4, 2, 32))
 
 
 class Block(nn.Module):
@@ -24,13 +26,16 @@ class Block(nn.Module):
         super().__init__()
         self.heads = heads
         self.norm1, self.norm2 = nn.LayerNorm(width), nn.LayerNorm(width)
-        self.qkv, self.proj = nn.Linear(width, 3 * width), nn.Linear(width, width)
-        self.up, self.down = nn.Linear(width, 4 * width), nn.Linear(4 * width, width)
+        self.qkv, self.proj = (nn.Linear(width, 3 * width),
+                               nn.Linear(width, width))
+        self.up, self.down = (nn.Linear(width, 4 * width),
+                              nn.Linear(4 * width, width))
 
     def forward(self, x):
         b, t, c = x.shape
         q, k, v = self.qkv(self.norm1(x)).split(c, dim=-1)
-        q, k, v = (z.view(b, t, self.heads, c // self.heads).transpose(1, 2) for z in (q, k, v))
+        q, k, v = (z.view(b, t, self.heads, c // self.heads).transpose(1, 2)
+                   for z in (q, k, v))
         attended = F.scaled_dot_product_attention(q, k, v, is_causal=True)
         x = x + self.proj(attended.transpose(1, 2).reshape(b, t, c))
         return x + self.down(F.gelu(self.up(self.norm2(x))))
@@ -41,15 +46,21 @@ class GPT(nn.Module):
 
     def __init__(self, checkpointing=False):
         super().__init__()
-        self.checkpointing = checkpointing  # recompute each block's activations in the backward pass
-        self.embed, self.position = nn.Embedding(VOCAB, WIDTH), nn.Embedding(TOKENS, WIDTH)
-        self.blocks = nn.ModuleList([Block(WIDTH, HEADS) for _ in range(LAYERS)])
-        self.norm, self.head = nn.LayerNorm(WIDTH), nn.Linear(WIDTH, VOCAB, bias=False)
+        # recompute each block's activations in the backward pass
+        self.checkpointing = checkpointing
+        self.embed, self.position = (nn.Embedding(VOCAB, WIDTH),
+                                     nn.Embedding(TOKENS, WIDTH))
+        self.blocks = nn.ModuleList(
+            [Block(WIDTH, HEADS) for _ in range(LAYERS)])
+        self.norm, self.head = (nn.LayerNorm(WIDTH),
+                                nn.Linear(WIDTH, VOCAB, bias=False))
 
     def forward(self, tokens):
-        x = self.embed(tokens) + self.position(torch.arange(tokens.shape[1], device=tokens.device))
+        x = self.embed(tokens) + self.position(
+            torch.arange(tokens.shape[1], device=tokens.device))
         for block in self.blocks:
-            x = checkpoint(block, x, use_reentrant=False) if self.checkpointing else block(x)
+            x = (checkpoint(block, x, use_reentrant=False)
+                 if self.checkpointing else block(x))
         return self.head(self.norm(x))
 
 
@@ -69,7 +80,9 @@ def loss_of(model, inputs, targets):
 
 
 # %% summary glue=summary
-if __name__ == "__main__":  # the other files of this chapter import the model; this part runs only here
+# the other files of this chapter import the model; this part runs
+# only here
+if __name__ == "__main__":
     model, (inputs, targets) = build()
     loss = loss_of(model, inputs, targets)
     loss.backward()
@@ -79,5 +92,8 @@ if __name__ == "__main__":  # the other files of this chapter import the model; 
         "layers": LAYERS,
         "loss": loss.item(),
     }
-    print(f"{LAYERS} blocks, {summary['params_m']:.1f} M parameters in {summary['tensors']} tensors")
-    print(f"batch of {BATCH} x {TOKENS} tokens, first loss {summary['loss']:.3f} (ln {VOCAB} = {torch.tensor(VOCAB).log():.3f})")
+    print(f"{LAYERS} blocks, {summary['params_m']:.1f} M parameters "
+          f"in {summary['tensors']} tensors")
+    print(f"batch of {BATCH} x {TOKENS} tokens, "
+          f"first loss {summary['loss']:.3f} "
+          f"(ln {VOCAB} = {torch.tensor(VOCAB).log():.3f})")

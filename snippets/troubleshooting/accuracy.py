@@ -33,7 +33,8 @@ with torch.no_grad():
 print("bitwise equal:", torch.equal(eager, compiled))
 float32_gap = (eager - compiled).abs().max().item()
 print(f"largest difference: {float32_gap:.1e}")
-torch.testing.assert_close(compiled, eager)  # float32 default: rtol 1.3e-6, atol 1e-5
+# float32 default: rtol 1.3e-6, atol 1e-5
+torch.testing.assert_close(compiled, eager)
 print("assert_close passed")
 
 # %% float64-reference glue=float32_error
@@ -53,9 +54,10 @@ model_bf16.load_state_dict(model.state_dict())
 with torch.no_grad():
     eager_bf16 = model_bf16(x.bfloat16())
     compiled_bf16 = torch.compile(model_bf16)(x.bfloat16())
-bfloat16_error = {"gap": (eager_bf16 - compiled_bf16).abs().max().item(),
-                  "eager": (eager_bf16.double() - truth).abs().max().item(),
-                  "compiled": (compiled_bf16.double() - truth).abs().max().item()}
+bfloat16_error = {
+    "gap": (eager_bf16 - compiled_bf16).abs().max().item(),
+    "eager": (eager_bf16.double() - truth).abs().max().item(),
+    "compiled": (compiled_bf16.double() - truth).abs().max().item()}
 print(f"bfloat16 eager vs compiled: {bfloat16_error['gap']:.1e}")
 print(f"bfloat16 eager    vs float64: {bfloat16_error['eager']:.1e}")
 print(f"bfloat16 compiled vs float64: {bfloat16_error['compiled']:.1e}")
@@ -73,7 +75,8 @@ inductor_mask_same = torch.equal(eager_mask, compiled_mask)
 print("same dropout mask:", inductor_mask_same)
 
 # %% dropout-fallback-random glue=fallback_mask_same
-torch._inductor.config.fallback_random = True  # use eager's random number generator
+# use eager's random number generator
+torch._inductor.config.fallback_random = True
 torch._dynamo.reset()
 torch.manual_seed(0)
 compiled_mask = torch.compile(noisy)(x) != 0

@@ -37,7 +37,8 @@ from torch._dynamo.utils import counters
 torch._logging.set_logs(graph_breaks=True, recompiles=True)
 before = counters["stats"]["unique_graphs"]  # graphs compiled so far
 compiled = torch.compile(positives_doubled)
-for _ in range(3):  # same size, different data: a different number kept each time
+# same size, different data: a different number kept each time
+for _ in range(3):
     t = torch.randn(1000, device=device)
     print("kept", compiled(t).shape[0], "of 1000")
 torch._logging.set_logs()

@@ -35,7 +35,8 @@ torch._dynamo.reset()
 torch.compile(layer)(x)
 
 # %% suppress-errors glue=suppressed
-torch._dynamo.config.suppress_errors = True  # on a compile error: log it, run eagerly
+# on a compile error: log it, run eagerly
+torch._dynamo.config.suppress_errors = True
 torch._dynamo.reset()
 out = torch.compile(layer)(x)
 torch._dynamo.config.suppress_errors = False
@@ -53,7 +54,8 @@ def try_backend(backend):
 
 
 backends = {}  # backend -> what happened
-for backend in ("eager", "aot_eager", "aot_eager_decomp_partition", "inductor"):
+for backend in ("eager", "aot_eager", "aot_eager_decomp_partition",
+                "inductor"):
     backends[backend] = try_backend(backend)
     print(f"{backend:28} {backends[backend]}")
 

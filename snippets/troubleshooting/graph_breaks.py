@@ -29,7 +29,8 @@ def noisy(x):
     return torch.cos(y)
 
 
-torch._logging.set_logs(graph_breaks=True)  # same as TORCH_LOGS="graph_breaks"
+# same as TORCH_LOGS="graph_breaks"
+torch._logging.set_logs(graph_breaks=True)
 torch.compile(noisy)(x)
 torch._logging.set_logs()  # back to the defaults
 
@@ -54,9 +55,11 @@ def messy(x):
 
 
 explanation = torch._dynamo.explain(messy)(x)
-print("graphs:", explanation.graph_count, " graph breaks:", explanation.graph_break_count)
+print("graphs:", explanation.graph_count,
+      " graph breaks:", explanation.graph_break_count)
 for reason in explanation.break_reasons:
-    where = reason.user_stack[-1].line.strip()  # the source line of the break
+    # the source line of the break
+    where = reason.user_stack[-1].line.strip()
     print(f"- {where:32} {reason.reason.splitlines()[0]}")
 messy_explained = {"graphs": explanation.graph_count,
                    "breaks": explanation.graph_break_count}

@@ -12,7 +12,8 @@ from torch._dynamo.utils import counters
 device = "cuda" if torch.cuda.is_available() else "cpu"
 
 # %% tf32-hint
-mlp = nn.Sequential(nn.Linear(1024, 1024), nn.ReLU(), nn.Linear(1024, 1024)).to(device)
+mlp = nn.Sequential(nn.Linear(1024, 1024), nn.ReLU(),
+                    nn.Linear(1024, 1024)).to(device)
 x = torch.randn(256, 1024, device=device)
 with torch.no_grad():
     out_fp32 = torch.compile(mlp)(x)
@@ -25,7 +26,8 @@ with torch.no_grad():
     out_tf32 = torch.compile(mlp)(x)
 torch.set_float32_matmul_precision("highest")  # back to the default
 
-tf32 = {"difference": (out_tf32 - out_fp32).abs().max().item(), "magnitude": out_fp32.abs().max().item()}
+tf32 = {"difference": (out_tf32 - out_fp32).abs().max().item(),
+        "magnitude": out_fp32.abs().max().item()}
 tf32["relative"] = tf32["difference"] / tf32["magnitude"]
 print(f"largest difference to full float32: {tf32['difference']:.1e}")
 print(f"largest output magnitude:           {tf32['magnitude']:.1e}")

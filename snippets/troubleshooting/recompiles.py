@@ -19,7 +19,8 @@ default_limit = torch._dynamo.config.recompile_limit
 print("recompile limit:", default_limit)
 
 # %% recompile-log glue=new_widths
-compiled = torch.compile(scaled_softmax, dynamic=False)  # every new shape: a new graph
+# every new shape: a new graph
+compiled = torch.compile(scaled_softmax, dynamic=False)
 
 torch._logging.set_logs(recompiles=True)  # same as TORCH_LOGS="recompiles"
 before = counters["stats"]["unique_graphs"]  # graphs compiled so far
@@ -30,7 +31,8 @@ new_widths = {"graphs": counters["stats"]["unique_graphs"] - before}
 
 # %% recompile-limit glue=limited
 torch._dynamo.reset()
-torch._dynamo.config.recompile_limit = 4  # default 8; lowered to keep the log short
+# default 8; lowered to keep the log short
+torch._dynamo.config.recompile_limit = 4
 compiled = torch.compile(scaled_softmax, dynamic=False)
 
 counters.clear()
@@ -43,7 +45,8 @@ limited = {"graphs": counters["stats"]["unique_graphs"],
 # %% dynamic-fix glue=dynamic_graphs
 torch._dynamo.reset()
 torch._dynamo.config.recompile_limit = 8
-compiled = torch.compile(scaled_softmax)  # default: a size that changes becomes dynamic
+# default: a size that changes becomes dynamic
+compiled = torch.compile(scaled_softmax)
 
 counters.clear()
 torch._logging.set_logs(recompiles=True)
