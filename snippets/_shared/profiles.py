@@ -1,8 +1,9 @@
-"""Reading torch.profiler results: kernels per call, the top kernels, compiled regions, how busy
-the GPU was, and a timeline drawn from the events.
+"""Reading torch.profiler results: kernels per call, the top kernels,
+compiled regions, how busy the GPU was, and a timeline drawn from the events.
 
-On a machine without CUDA the profile holds CPU operators only; the functions then report
-CPU operators where they would report kernels, so the files still run as a smoke test.
+On a machine without CUDA the profile holds CPU operators only; the functions
+then report CPU operators where they would report kernels, so the files still
+run as a smoke test.
 """
 
 from collections import defaultdict
@@ -16,9 +17,10 @@ CUDA = torch.cuda.is_available()
 
 
 def profiled(step, calls=3, warmup=1):
-    """Profile `calls` calls of step(), each marked as "step", after `warmup` calls that the
-    profiler runs but does not record: its own start-up (which leaves the GPU idle for a while)
-    falls into those, as PyTorch's profiler recipe advises."""
+    """Profile `calls` calls of step(), each marked as "step", after `warmup`
+    calls that the profiler runs but does not record: its own start-up (which
+    leaves the GPU idle for a while) falls into those, as PyTorch's profiler
+    recipe advises."""
     step()
     if CUDA:
         torch.cuda.synchronize()
@@ -41,9 +43,10 @@ def profiled(step, calls=3, warmup=1):
 
 
 def kernels(prof):
-    """The GPU kernels of the profile (CPU operators without a parent, without CUDA). A
-    record_function range (ours, "step", or one inside PyTorch such as an optimizer's step) also
-    shows up on the GPU's lane as an annotation spanning its kernels: that is not a kernel."""
+    """The GPU kernels of the profile (CPU operators without a parent,
+    without CUDA). A record_function range (ours, "step", or one inside
+    PyTorch such as an optimizer's step) also shows up on the GPU's lane as
+    an annotation spanning its kernels: that is not a kernel."""
     if CUDA:
         return [e for e in prof.events()
                 if e.device_type == DeviceType.CUDA
@@ -53,7 +56,8 @@ def kernels(prof):
 
 
 def summary(prof):
-    """Per call: kernels launched, their total time in µs; and the compiled regions seen."""
+    """Per call: kernels launched, their total time in µs; and the compiled
+    regions seen."""
     found = kernels(prof)
     regions = sorted({e.name for e in prof.events() if "Compiled" in e.name})
     return {"kernels": len(found) / prof.calls,
@@ -64,7 +68,8 @@ def summary(prof):
 
 
 def top(prof, count=8, width=60):
-    """The kernels that took the most time: rows of (name, launches per call, µs per call, share)."""
+    """The kernels that took the most time: rows of (name, launches per call,
+    µs per call, share)."""
     total, calls, times = 0.0, defaultdict(int), defaultdict(float)
     for e in kernels(prof):
         calls[e.name] += 1
@@ -77,7 +82,8 @@ def top(prof, count=8, width=60):
 
 
 def busy_fraction(prof):
-    """Share of the profiled time (first step's start to the last kernel's end) the GPU was running a kernel."""
+    """Share of the profiled time (first step's start to the last kernel's
+    end) the GPU was running a kernel."""
     found = sorted((e.time_range.start, e.time_range.end)
                    for e in kernels(prof))
     steps = [e for e in prof.events()
@@ -95,7 +101,8 @@ def busy_fraction(prof):
 
 
 def lanes(prof):
-    """For a timeline: (start, duration) in ms of the steps on the CPU and of the kernels on the GPU."""
+    """For a timeline: (start, duration) in ms of the steps on the CPU and of
+    the kernels on the GPU."""
     steps = [e for e in prof.events()
              if e.name == "step" and e.device_type == DeviceType.CPU]
     origin = min(e.time_range.start for e in steps)

@@ -19,7 +19,8 @@ DTYPE = torch.bfloat16 if device == "cuda" else torch.float32
 
 
 class Block(nn.Module):
-    """A pre-norm transformer block: causal self-attention, then an MLP, each added to its input."""
+    """A pre-norm transformer block: causal self-attention, then an MLP, each
+    added to its input."""
 
     def __init__(self, width, heads):
         super().__init__()
@@ -56,7 +57,8 @@ class Transformer(nn.Module):
 
 
 def build(block=Block):
-    """The model, for inference, and an input batch; the same weights every time."""
+    """The model, for inference, and an input batch; the same weights every
+    time."""
     torch.manual_seed(0)
     with torch.device(device):  # create the weights on the GPU directly
         model = Transformer(block).to(DTYPE).eval()
@@ -71,7 +73,8 @@ def whole(model):
 
 
 def regional(model):
-    """Regional compilation: compile each block in place; the loop over blocks stays Python."""
+    """Regional compilation: compile each block in place; the loop over
+    blocks stays Python."""
     for block in model.blocks:
         block.compile()
     return model

@@ -86,7 +86,8 @@ print("graphs compiled for 16-token requests:", tiny_graphs)
 
 
 def under(stance=None, **flags):
-    """A step that runs one 16-token request under a stance (or the default one)."""
+    """A step that runs one 16-token request under a stance (or the default
+    one)."""
     def step():
         with torch.compiler.set_stance(stance or "default", **flags):
             return net(tiny)

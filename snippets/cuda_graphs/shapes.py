@@ -29,7 +29,8 @@ batches = {size: torch.randn(size, WIDTH, device="cuda") for size in SIZES}
 
 
 def state():
-    """What one variant's warm-up adds: recorded graphs, Dynamo graphs, skips and reserved memory."""
+    """What one variant's warm-up adds: recorded graphs, Dynamo graphs, skips
+    and reserved memory."""
     return {"graphs": graphs_recorded(),
             "dynamo": counters["stats"]["unique_graphs"],
             "skips": counters["inductor"]["cudagraph_skips"],
@@ -37,7 +38,8 @@ def state():
 
 
 def serve(fn, prepare=lambda x: x, inputs=batches):
-    """One pass over every batch size, the way a server meets them; outputs are not kept."""
+    """One pass over every batch size, the way a server meets them; outputs
+    are not kept."""
     def one_pass():
         with torch.no_grad():
             for size in SIZES:
@@ -46,9 +48,10 @@ def serve(fn, prepare=lambda x: x, inputs=batches):
 
 
 def warm_up(name, fn, prepare=lambda x: x, inputs=batches, passes=3):
-    """From a clean slate (no compiled code, no CUDA graphs, no cached memory), three passes (a
-    CUDA graph is recorded on a size's second call and replayed from its third), each timed from
-    idle; returns what the variant added and the passes' seconds."""
+    """From a clean slate (no compiled code, no CUDA graphs, no cached
+    memory), three passes (a CUDA graph is recorded on a size's second call
+    and replayed from its third), each timed from idle; returns what the
+    variant added and the passes' seconds."""
     # also frees the CUDA-graph trees and what Dynamo learnt about shapes
     torch._dynamo.reset()
     torch.cuda.empty_cache()
@@ -78,7 +81,8 @@ print("  seconds per pass:      "
 
 # %% fixes glue=fixes
 def next_bucket(x):
-    """Pad the batch up to the next power of two: 16, 32, 64, 128 or 256 rows."""
+    """Pad the batch up to the next power of two: 16, 32, 64, 128 or 256
+    rows."""
     rows = 1 << (x.shape[0] - 1).bit_length()
     return torch.nn.functional.pad(x, (0, 0, 0, rows - x.shape[0]))
 

@@ -18,7 +18,8 @@ torch._dynamo.config.recompile_limit = 16
 
 
 def run_three_times(name, fn, *args):
-    """Three calls (warm-up, record, replay); what they added in recorded graphs and skips."""
+    """Three calls (warm-up, record, replay); what they added in recorded
+    graphs and skips."""
     # read afresh each time
     graphs, skips = (graphs_recorded(),
                      counters["inductor"]["cudagraph_skips"])
@@ -74,7 +75,8 @@ LAUNCHES = ("cudaGraphLaunch", "cudaLaunchKernel", "cuLaunchKernel",
 
 
 def launches_per_call(fn, calls=10):
-    """Host API calls that start GPU work, per call of fn, read from a profile."""
+    """Host API calls that start GPU work, per call of fn, read from a
+    profile."""
     with torch.no_grad():
         # compiled, recorded, replayed once before the profile
         for _ in range(3):
@@ -106,7 +108,8 @@ for variant, counts in launches.items():
 
 
 def two_calls_per_step(mark_steps, steps=4):
-    """Each step calls one compiled function twice and adds the results; a and b should give 2a + 2b."""
+    """Each step calls one compiled function twice and adds the results; a
+    and b should give 2a + 2b."""
     double = torch.compile(lambda t: t * 2, mode="reduce-overhead")
     a, b = (torch.full((4,), 1.0, device="cuda"),
             torch.full((4,), 10.0, device="cuda"))

@@ -39,7 +39,8 @@ print(f"graphs: {before['graphs']}, graph breaks: {before['breaks']}")
 # outside any graph; compiled code calls the operator as a whole.
 @torch.library.custom_op("guide::dct", mutates_args=())
 def dct(x: torch.Tensor) -> torch.Tensor:
-    """Orthonormal DCT-II over the last dimension, computed by SciPy on the CPU."""
+    """Orthonormal DCT-II over the last dimension, computed by SciPy on the
+    CPU."""
     y = scipy.fft.dct(x.detach().cpu().numpy(), norm="ortho")
     return torch.from_numpy(y).to(device=x.device, dtype=x.dtype)
 

@@ -26,13 +26,15 @@ print(f"{world} processes, one per GPU "
 
 
 def compare(setups, unit, samples_per_step, rounds=7, steps=20):
-    """Time training setups ({name: step}) against each other; returns, per setup, its first step's
-    time and the median, slowest and fastest round's rate.
+    """Time training setups ({name: step}) against each other; returns, per
+    setup, its first step's time and the median, slowest and fastest round's
+    rate.
 
-    Each setup's first step is timed on its own: for a compiled one it includes compilation.
-    After a short warm-up the setups take turns, `steps` steps each per round, so that a drift
-    in clocks or in the load around them hits all setups alike. Rates count samples over all
-    GPUs; the table shows the median round and the slowest and fastest ones.
+    Each setup's first step is timed on its own: for a compiled one it
+    includes compilation. After a short warm-up the setups take turns,
+    `steps` steps each per round, so that a drift in clocks or in the load
+    around them hits all setups alike. Rates count samples over all GPUs; the
+    table shows the median round and the slowest and fastest ones.
     """
     first, rates = {}, {name: [] for name in setups}
     for name, step in setups.items():

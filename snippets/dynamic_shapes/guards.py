@@ -11,13 +11,15 @@ device = "cuda" if torch.cuda.is_available() else "cpu"
 
 
 def describe(example_inputs):
-    """Shapes of a graph's inputs: a tuple per tensor, the value of each other input."""
+    """Shapes of a graph's inputs: a tuple per tensor, the value of each
+    other input."""
     return [tuple(t.shape) if isinstance(t, torch.Tensor) else t
             for t in example_inputs]
 
 
 class GraphLog:
-    """A backend that records what each graph was compiled for, then hands it to Inductor."""
+    """A backend that records what each graph was compiled for, then hands it
+    to Inductor."""
 
     def __init__(self):
         self.graphs = []

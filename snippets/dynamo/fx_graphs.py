@@ -14,7 +14,8 @@ graphs_seen = 0
 
 def tabular_backend(gm: torch.fx.GraphModule,
                     example_inputs: list[torch.Tensor]):
-    """A backend that prints each FX graph it receives and runs it unoptimized."""
+    """A backend that prints each FX graph it receives and runs it
+    unoptimized."""
     global graphs_seen
     graphs_seen += 1
     shapes = [tuple(t.shape) for t in example_inputs]

@@ -63,7 +63,8 @@ print("state_dict keys:", list(model.state_dict())[:2])
 
 # %% nested-calls
 def show_graph(gm, example_inputs):
-    """A toy backend: print the FX graph Dynamo captured, then run it as is."""
+    """A toy backend: print the FX graph Dynamo captured, then run it as
+    is."""
     print(gm.code.strip(), end="\n\n")
     return gm.forward
 

@@ -23,7 +23,8 @@ w = torch.randn(16, device=device, requires_grad=True)
 
 # %% dynamo-graph
 def print_dynamo_graph(gm, example_inputs):
-    """A backend: receives Dynamo's FX graph, prints it, runs it unchanged."""
+    """A backend: receives Dynamo's FX graph, prints it, runs it
+    unchanged."""
     print(gm.code.strip())
     return gm.forward
 

@@ -15,7 +15,8 @@ device = "cuda" if torch.cuda.is_available() else "cpu"
 
 
 def cut(code, first, last):
-    """Lines of `code` from the first one containing `first` to the next containing `last`."""
+    """Lines of `code` from the first one containing `first` to the next
+    containing `last`."""
     lines = code.splitlines()
     start = next(i for i, line in enumerate(lines) if first in line)
     stop = next(i for i in range(start, len(lines)) if last in lines[i])
@@ -45,7 +46,8 @@ print(cut(code, "def call(", "return ("))
 
 # %% kernel-names
 def kernels_in(code):
-    """Names of generated Triton kernels and of library calls in the output code."""
+    """Names of generated Triton kernels and of library calls in the output
+    code."""
     generated = re.findall(r"^def (triton_\w+)\(", code, flags=re.M)
     library = sorted(set(re.findall(r"extern_kernels\.(\w+)\(", code)))
     return generated, library

@@ -29,10 +29,12 @@ reference = decode(lambda token, pos: decode_one(model, token, pos),
 
 
 def compile_step(mode):
-    """Compile the decoding step with `mode`: the step, what its first call did, and the code Inductor wrote.
+    """Compile the decoding step with `mode`: the step, what its first call
+    did, and the code Inductor wrote.
 
-    torch._inductor.utils.run_and_get_code(fn, *args) keeps the code the same way, but it
-    starts with torch._dynamo.reset(), which would throw away the step compiled before this one.
+    torch._inductor.utils.run_and_get_code(fn, *args) keeps the code the same
+    way, but it starts with torch._dynamo.reset(), which would throw away the
+    step compiled before this one.
     """
     step_fn = torch.compile(decode_one, mode=mode, fullgraph=True)
     step = lambda token, pos: step_fn(model, token, pos)  # noqa: E731
@@ -66,7 +68,8 @@ def compile_step(mode):
 
 
 def read_kernels(code):
-    """What one compiled step launches, read from the code Inductor generated for it."""
+    """What one compiled step launches, read from the code Inductor generated
+    for it."""
     # the kernels it wrote
     generated = re.findall(r"^(\w+) = async_compile\.\w+\(", code, re.M)
     launches = Counter(re.findall(r"^\s+((?:triton|cpp)_\w+)(?:\.run)?\(",

@@ -19,7 +19,8 @@ DTYPE = torch.bfloat16 if device == "cuda" else torch.float32
 
 
 class Attention(nn.Module):
-    """Causal self-attention that keeps keys and values in a preallocated, fixed-size cache."""
+    """Causal self-attention that keeps keys and values in a preallocated,
+    fixed-size cache."""
 
     def __init__(self, batch):
         super().__init__()
@@ -59,7 +60,8 @@ class Block(nn.Module):
 
 
 class Decoder(nn.Module):
-    """A decoder-only language model: tokens at positions `pos` in, next-token logits out."""
+    """A decoder-only language model: tokens at positions `pos` in,
+    next-token logits out."""
 
     def __init__(self, batch=1):
         super().__init__()
@@ -91,18 +93,21 @@ POSITIONS = torch.arange(MAX_LEN, device=device)
 
 
 def prefill(model, prompt):
-    """Run the whole prompt once, filling the cache; returns the first generated token."""
+    """Run the whole prompt once, filling the cache; returns the first
+    generated token."""
     logits = model(prompt, POSITIONS[: prompt.shape[1]])
     return logits[:, -1].argmax(-1, keepdim=True)
 
 
 def decode_one(model, token, pos):
-    """One step of greedy decoding: the next token after `token`, which sits at position `pos`."""
+    """One step of greedy decoding: the next token after `token`, which sits
+    at position `pos`."""
     return model(token, pos)[:, -1].argmax(-1, keepdim=True)
 
 
 def decode(step, token, start, count):
-    """`count` greedy steps from position `start`; step(token, pos) is decode_one, compiled or not."""
+    """`count` greedy steps from position `start`; step(token, pos) is
+    decode_one, compiled or not."""
     out = []
     for i in range(count):
         # clone: see reduce-overhead
@@ -129,19 +134,22 @@ BUCKETS = (32, 64, 128)
 
 
 def prefill_logits(model, prompt):
-    """The prompt pass: fill the cache for every prompt position, return the last position's logits."""
+    """The prompt pass: fill the cache for every prompt position, return the
+    last position's logits."""
     return model(prompt, POSITIONS[: prompt.shape[1]])[:, -1]
 
 
 def default_way(model):
-    """The default: the first length is compiled static; the second one fails a guard and is
-    compiled again with the length as a symbol; the later lengths reuse that graph."""
+    """The default: the first length is compiled static; the second one fails
+    a guard and is compiled again with the length as a symbol; the later
+    lengths reuse that graph."""
     compiled = torch.compile(prefill_logits)
     return lambda prompt: compiled(model, prompt)
 
 
 def marked_way(model):
-    """mark_dynamic says ahead of time that dimension 1 (the length) will vary: one graph from the start."""
+    """mark_dynamic says ahead of time that dimension 1 (the length) will
+    vary: one graph from the start."""
     compiled = torch.compile(prefill_logits)
 
     def run(prompt):
@@ -152,9 +160,10 @@ def marked_way(model):
 
 
 def bucketed_way(model):
-    """Padding buckets: pad each prompt to the next of a few lengths and compile each bucket
-    static (dynamic=False). The padding goes after the prompt, so causal attention keeps the
-    prompt's own logits unchanged; the answer is read at the last real position."""
+    """Padding buckets: pad each prompt to the next of a few lengths and
+    compile each bucket static (dynamic=False). The padding goes after the
+    prompt, so causal attention keeps the prompt's own logits unchanged; the
+    answer is read at the last real position."""
     compiled = torch.compile(
         lambda model, padded: model(padded, POSITIONS[: padded.shape[1]]),
         dynamic=False)

@@ -32,29 +32,38 @@ CHILD = """
 import json, sys, torch
 from torch._dynamo.utils import counters
 from timing import back_to_back, first_call, latency, sync
-from model import BUCKETS, LENGTHS, PROMPT_WAYS, VOCAB, build, device, prefill_logits
+from model import (BUCKETS, LENGTHS, PROMPT_WAYS, VOCAB, build, device,
+                   prefill_logits)
 
 torch.set_grad_enabled(False)
 model = build()
 prompts = [torch.randint(VOCAB, (1, n), device=device) for n in LENGTHS]
-for n in sorted(set(LENGTHS) | set(BUCKETS)):  # untimed: every prompt length and every bucket
+# untimed: every prompt length and every bucket
+for n in sorted(set(LENGTHS) | set(BUCKETS)):
     prefill_logits(model, torch.randint(VOCAB, (1, n), device=device))
 sync()
-torch.compiler.config.force_disable_caches = True  # the compiles below start cold
+# the compiles below start cold
+torch.compiler.config.force_disable_caches = True
 run = PROMPT_WAYS[sys.argv[1]](model)
 counters.clear()
 first_s = [first_call(lambda: run(p)) for p in prompts]
-graphs = counters["stats"]["unique_graphs"]  # read afresh, after the compiles
+# read afresh, after the compiles
+graphs = counters["stats"]["unique_graphs"]
 fifty = prompts[LENGTHS.index(50)]
-result = {"graphs": graphs, "first_s": first_s, "total_first_s": sum(first_s),
-          **back_to_back(lambda: run(fifty)), "latency": latency(lambda: run(fifty)),
-          "max_diff": max((run(p).float() - prefill_logits(model, p).float()).abs().max().item() for p in prompts)}
+result = {"graphs": graphs, "first_s": first_s,
+          "total_first_s": sum(first_s),
+          **back_to_back(lambda: run(fifty)),
+          "latency": latency(lambda: run(fifty)),
+          "max_diff": max(
+              (run(p).float() - prefill_logits(model, p).float())
+              .abs().max().item() for p in prompts)}
 print(json.dumps(result))
 """
 
 
 def serve(way):
-    """Run CHILD for one way in a new Python process, with compile cache folders of its own."""
+    """Run CHILD for one way in a new Python process, with compile cache
+    folders of its own."""
     cache = tempfile.mkdtemp()
     env = dict(os.environ,
                PYTHONPATH=os.pathsep.join(

@@ -35,7 +35,8 @@ compiled = torch.compile(block)
 
 
 def inside(dtype):
-    """Autocast inside the compiled function: the region carries its own precision."""
+    """Autocast inside the compiled function: the region carries its own
+    precision."""
     @torch.compile
     def run(t):
         with autocast(dtype):
@@ -97,7 +98,8 @@ precision = {key: dict(times[key], speedup=base / times[key]["ms"],
 
 
 def graphs_of(fn, calls):
-    """Dynamo graphs compiled while calling fn under each autocast setting in turn."""
+    """Dynamo graphs compiled while calling fn under each autocast setting in
+    turn."""
     # read afresh: compiling replaces counter objects
     before = counters["stats"]["unique_graphs"]
     with torch.no_grad():

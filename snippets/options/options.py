@@ -33,7 +33,8 @@ for backend in ["inductor", "aot_eager", "eager", "cudagraphs"]:
 
 # %% custom-backend
 def count_ops(gm, example_inputs):
-    """A custom backend: look at the graph, then return something callable."""
+    """A custom backend: look at the graph, then return something
+    callable."""
     calls = [node.target for node in gm.graph.nodes
              if node.op == "call_function"]
     print(f"graph with {len(calls)} calls: "

@@ -11,7 +11,8 @@ device = "cuda" if torch.cuda.is_available() else "cpu"
 
 
 class GraphLog:
-    """A backend that reports each graph it is given, then hands it to Inductor."""
+    """A backend that reports each graph it is given, then hands it to
+    Inductor."""
 
     def __init__(self):
         self.count = 0

@@ -118,7 +118,8 @@ _, codes = run_and_get_code(compile_both)
 
 
 def kernel_config(code):
-    """The generated kernel of a module's source and, for a Triton kernel, the config it runs with."""
+    """The generated kernel of a module's source and, for a Triton kernel,
+    the config it runs with."""
     name = re.search(r"^(\w+) = async_compile\.\w+\(", code, re.M).group(1)
     module = next(m for m in PyCodeCache.modules
                   if Path(m.__file__).read_text() == code)

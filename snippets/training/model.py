@@ -20,7 +20,8 @@ VOCAB, LAYERS, WIDTH, HEADS, BATCH, TOKENS = (
 
 
 class Block(nn.Module):
-    """A pre-norm transformer block: causal self-attention, then an MLP, each added to its input."""
+    """A pre-norm transformer block: causal self-attention, then an MLP, each
+    added to its input."""
 
     def __init__(self, width, heads):
         super().__init__()
@@ -42,7 +43,8 @@ class Block(nn.Module):
 
 
 class GPT(nn.Module):
-    """Token and position embeddings, LAYERS blocks, a final norm and the output layer."""
+    """Token and position embeddings, LAYERS blocks, a final norm and the
+    output layer."""
 
     def __init__(self, checkpointing=False):
         super().__init__()
@@ -65,7 +67,8 @@ class GPT(nn.Module):
 
 
 def build(checkpointing=False):
-    """A fresh model (the same weights every time) and one batch of (inputs, targets)."""
+    """A fresh model (the same weights every time) and one batch of (inputs,
+    targets)."""
     torch.manual_seed(0)
     with torch.device(device):  # create the weights on the GPU directly
         model = GPT(checkpointing).train()

@@ -22,7 +22,8 @@ params = list(model.parameters())
 
 
 def kernels(step):
-    """The GPU kernels one call of step() launches: {kernel name: launches} (None without CUDA)."""
+    """The GPU kernels one call of step() launches: {kernel name: launches}
+    (None without CUDA)."""
     if not CUDA:
         return None
     return dict(Counter(e.name for e in profiles.kernels(

@@ -20,7 +20,8 @@ torch.compiler.config.force_disable_caches = True
 
 
 def train(model, opt, data):
-    """One training step, written as in the tutorial the guide started from."""
+    """One training step, written as in the tutorial the guide started
+    from."""
     opt.zero_grad(True)
     loss = loss_of(model, *data)
     loss.backward()
@@ -28,9 +29,10 @@ def train(model, opt, data):
 
 
 def copy_of(fn):
-    """fn with a code object of its own. Dynamo keeps what it compiles on the code object, and two
-    torch.compile calls on one function with the same backend share it: each compiled row
-    compiles its own copy of train(), as it would alone in a process."""
+    """fn with a code object of its own. Dynamo keeps what it compiles on the
+    code object, and two torch.compile calls on one function with the same
+    backend share it: each compiled row compiles its own copy of train(), as
+    it would alone in a process."""
     return types.FunctionType(fn.__code__.replace(), fn.__globals__,
                               fn.__name__, fn.__defaults__, fn.__closure__)
 
@@ -81,11 +83,12 @@ workspace_mib = allocated_mib()
 
 
 def prepare(way):
-    """One way's step, with its first call, what Dynamo compiled, and its peak memory.
+    """One way's step, with its first call, what Dynamo compiled, and its
+    peak memory.
 
-    All ways stay alive until they are timed together, so the peak is counted from what was
-    allocated before this way's model was built, plus cuBLAS's workspace: the peak of a process
-    that runs this way alone.
+    All ways stay alive until they are timed together, so the peak is counted
+    from what was allocated before this way's model was built, plus cuBLAS's
+    workspace: the peak of a process that runs this way alone.
     """
     # the workspace and the ways built before this one
     held = allocated_mib()
