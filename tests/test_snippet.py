@@ -104,3 +104,23 @@ def test_future_imports_carry_to_later_cells_and_nothing_else_leaks_in():
     assert namespace["f"].__annotations__ == {"x": int}  # this module has the future import; the cell doesn't
     assert namespace["g"].__annotations__ == {"x": "int"}
     assert namespace["h"].__annotations__ == {"x": "int"}  # as in a script, the flag holds from there on
+
+
+def test_every_line_a_reader_sees_fits_the_code_column():
+    """Snippet files and their helper modules are shown on the pages and in the notebooks: a line
+    over 77 characters scrolls sideways in the desktop column. The cell markers and the capture
+    block are not shown."""
+    from tests.helpers import ROOT
+
+    too_long = []
+    for path in sorted((ROOT / "snippets").rglob("*.py")):
+        header = False
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            if line.strip() == "# /// capture" or (header and line.strip() == "# ///"):
+                header = not header
+                continue
+            if header or line.lstrip().startswith("# %%"):
+                continue
+            if len(line) > 77:
+                too_long.append(f"{path.relative_to(ROOT)}:{number}: {len(line)} characters")
+    assert not too_long, "wrap these lines to 77 characters:\n" + "\n".join(too_long)

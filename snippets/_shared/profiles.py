@@ -125,4 +125,4 @@ def timeline(ax, prof, title):
     ax.set_yticks([0, 1], list(lanes(prof)))
     # the CPU on top, the GPU below it, as trace viewers draw them
     ax.invert_yaxis()
-    ax.set_title(title, fontsize=9, loc="left")
+    ax.set_title(title, fontsize=10, loc="left")

@@ -39,33 +39,42 @@ net = compile_it(net)
 counters.clear()  # count this compile only
 with torch.no_grad():
     first_s = first_call(lambda: net(x))
-    steady = back_to_back(lambda: net(x))  # the GPU's time per call, calls queued
-# Read the counters afresh: the first compile of a process replaces counters["inductor"].
+    # the GPU's time per call, calls queued
+    steady = back_to_back(lambda: net(x))
+# Read the counters afresh: the first compile of a process replaces
+# counters["inductor"].
 inductor, aot = counters["inductor"], counters["aot_autograd"]
 names, values = compile_times(repr="csv", aggregate=True)
 stage = {n: float(v) for n, v in zip(names, values)}
-total, backend = stage.get("_compile.compile_inner", 0.0), stage.get("OutputGraph.call_user_compiler", 0.0)
+total = stage.get("_compile.compile_inner", 0.0)
+backend = stage.get("OutputGraph.call_user_compiler", 0.0)
 inductor_s = stage.get("compile_fx_inner", 0.0)
 result = {
     "first_s": first_s, **steady,
     "graphs": counters["stats"]["unique_graphs"],
-    "fx_hits": inductor["fxgraph_cache_hit"], "fx_misses": inductor["fxgraph_cache_miss"],
-    "aot_hits": aot["autograd_cache_hit"], "aot_misses": aot["autograd_cache_miss"],
-    "dynamo_s": total - backend, "aot_s": backend - inductor_s, "inductor_s": inductor_s,
+    "fx_hits": inductor["fxgraph_cache_hit"],
+    "fx_misses": inductor["fxgraph_cache_miss"],
+    "aot_hits": aot["autograd_cache_hit"],
+    "aot_misses": aot["autograd_cache_miss"],
+    "dynamo_s": total - backend, "aot_s": backend - inductor_s,
+    "inductor_s": inductor_s,
 }
 if save_to != "-":
     data, info = torch.compiler.save_cache_artifacts()
     with open(save_to, "wb") as f:
         f.write(data)
     result["saved_kib"] = len(data) / 1024
-    result["saved"] = {kind: len(getattr(info, kind + "_artifacts", []))
-                       for kind in ("inductor", "aot_autograd", "autotune", "pgo", "precompile")}
+    result["saved"] = {
+        kind: len(getattr(info, kind + "_artifacts", []))
+        for kind in ("inductor", "aot_autograd", "autotune", "pgo",
+                     "precompile")}
 print(json.dumps(result))
 """
 
 
 def run_fresh(strategy, cache, load_from="-", save_to="-"):
-    """Run CHILD in a new Python process whose compile caches live in the folder `cache`."""
+    """Run CHILD in a new Python process whose compile caches live in the
+    folder `cache`."""
     env = dict(os.environ,
                PYTHONPATH=os.pathsep.join(
                    os.path.dirname(os.path.abspath(m.__file__))
@@ -132,26 +141,29 @@ print(tabulate(rows, headers=["compiled", "start", "Dynamo (s)",
 import matplotlib.pyplot as plt
 
 ok = [s for s in runs if all("error" not in r for r in runs[s].values())]
-fig, (left, right) = plt.subplots(1, 2, figsize=(8, 2.8))
-width = 0.38
+ok = ok[::-1]  # the first setting on top
+# two panels one above the other, one bar a row: readable on a phone
+fig, (top, bottom) = plt.subplots(2, 1, figsize=(4.2, 4.6))
+height = 0.38
 for i, start in enumerate(("cold", "warm")):
-    bars = left.bar([j + (i - 0.5) * width for j in range(len(ok))],
+    bars = top.barh([j - (i - 0.5) * height for j in range(len(ok))],
                     [runs[s][start]["first_s"] for s in ok],
-                    width, label=f"{start} start",
+                    height, label=f"{start} start",
                     color=("#ff9800", "#3f51b5")[i])
-    left.bar_label(bars, fmt="%.1f", fontsize=8)
-left.set_xticks(range(len(ok)), ok)
-left.set_ylabel("first call (s)")
-left.legend(fontsize=8)
+    top.bar_label(bars, fmt="%.1f", fontsize=10, padding=3)
+top.set_yticks(range(len(ok)), ok)
+top.set_xlabel("first call (s)")
+top.legend(fontsize=10, loc="lower right")
 steady = [runs[s]["cold"] for s in ok]
-right.bar(ok, [r["ms"] for r in steady], color="#3f51b5",
-          yerr=[[r["ms"] - r["p10"] for r in steady],
-                [r["p90"] - r["ms"] for r in steady]], capsize=4)
-right.set_ylabel("forward pass, median (ms)")
-for ax in (left, right):
-    ax.margins(y=0.15)
-fig.suptitle(f"{model.LAYERS}-block transformer, inference, {model.device}",
-             fontsize=10)
+bottom.barh(ok, [r["ms"] for r in steady], color="#3f51b5",
+            xerr=[[r["ms"] - r["p10"] for r in steady],
+                  [r["p90"] - r["ms"] for r in steady]], capsize=4)
+bottom.set_xlabel("forward pass, median (ms)")
+for ax in (top, bottom):
+    ax.tick_params(labelsize=10)
+    ax.margins(x=0.2)
+fig.suptitle(f"{model.LAYERS}-block transformer, inference,\n"
+             f"{model.device}", fontsize=10)
 fig.tight_layout()
 
 # %% artifacts glue=artifacts

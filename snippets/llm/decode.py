@@ -26,12 +26,13 @@ reference = decode(eager_step, first, START, NEW)
 
 
 def speed(step):
-    """Greedy decoding of NEW tokens, timed as a whole: tokens per second, with the spread.
+    """Greedy decoding of NEW tokens, timed as a whole: tokens per second,
+    with the spread.
 
-    Generating an answer is one request, so this is latency from idle: one synchronised
-    decoding of NEW tokens per round, after two untimed ones, in ten rounds (as many runs as
-    before the guide named its measures, which keeps the file's runtime).
-    """
+    Generating an answer is one request, so this is latency from idle: one
+    synchronised decoding of NEW tokens per round, after two untimed ones, in
+    ten rounds (as many runs as before the guide named its measures, which
+    keeps the file's runtime)."""
     m = latency(lambda: decode(step, first, START, NEW), rounds=10, warmup=2)
     return {"tok_s": NEW / m["ms"] * 1000,
             "tok_s_p10": NEW / m["p90"] * 1000,
@@ -41,7 +42,8 @@ def speed(step):
 
 
 def agreement(step):
-    """How many of the NEW tokens match eager decoding, counted from the first one."""
+    """How many of the NEW tokens match eager decoding, counted from the
+    first one."""
     tokens = decode(step, first, START, NEW)
     same = (tokens == reference)[0].int().cumprod(0).sum().item()
     return {"same_tokens": same, "of": NEW}
@@ -115,18 +117,20 @@ print(tabulate([[name, f"{m['ms']:.3f}", f"{m['p10']:.3f}–{m['p90']:.3f}",
 # %% chart
 import matplotlib.pyplot as plt
 
-names = list(compiled)
-fig, ax = plt.subplots(figsize=(6, 2.8))
+# one bar a row, large type: readable on a phone
+names = list(compiled)[::-1]
+fig, ax = plt.subplots(figsize=(4.2, 2.8))
 values = [compiled[n]["tok_s"] for n in names]
-bars = ax.bar(names, values, color="#3f51b5",
-              yerr=[[compiled[n]["tok_s"] - compiled[n]["tok_s_p10"]
-                     for n in names],
-                    [compiled[n]["tok_s_p90"] - compiled[n]["tok_s"]
-                     for n in names]],
-              capsize=4)
-ax.bar_label(bars, fmt="%.0f", fontsize=8)
-ax.set_ylabel("tokens per second (batch 1)")
-ax.margins(y=0.15)
-fig.suptitle(f"greedy decoding, {NEW} tokens, latency from idle, {device}",
-             fontsize=10)
+bars = ax.barh(names, values, color="#3f51b5",
+               xerr=[[compiled[n]["tok_s"] - compiled[n]["tok_s_p10"]
+                      for n in names],
+                     [compiled[n]["tok_s_p90"] - compiled[n]["tok_s"]
+                      for n in names]],
+               capsize=4)
+ax.bar_label(bars, fmt="%.0f", fontsize=10, padding=4)
+ax.set_xlabel("tokens per second (batch 1)")
+ax.tick_params(labelsize=10)
+ax.margins(x=0.25)
+fig.suptitle(f"greedy decoding, {NEW} tokens, latency from idle,\n"
+             f"{device}", fontsize=10)
 fig.tight_layout()

@@ -22,7 +22,8 @@ WIDTH, TOKENS = (1024, 4096) if device == "cuda" else (128, 256)
 
 
 class MLPBlock(nn.Module):
-    """LayerNorm, an MLP with a tanh GELU, a residual: a few matrix products and many small steps."""
+    """LayerNorm, an MLP with a tanh GELU, a residual: a few matrix products
+    and many small steps."""
 
     def __init__(self):
         super().__init__()
@@ -96,7 +97,9 @@ print("compiled minus eager, per call:",
       ", ".join(f"{what} {difference[what + '_ms']:+.3f} ms" for what in
                 ("kernels", "back_to_back", "latency", "host")))
 for measure in timed:
-    print(f"{measure}: the ranges {'overlap' if difference[measure + '_overlap'] else 'do not overlap'}")
+    overlap = difference[measure + "_overlap"]
+    print(f"{measure}: the ranges "
+          f"{'overlap' if overlap else 'do not overlap'}")
 print("compiled regions in the compiled profile:",
       *profiles["compiled"]["regions"], sep="\n    ")
 
@@ -120,7 +123,8 @@ print(compiled_prof.key_averages().table(
 # %% timeline
 import matplotlib.pyplot as plt
 
-fig, axes = plt.subplots(2, 1, figsize=(8, 3), sharex=True)
+# narrow, so that its type stays readable on a phone
+fig, axes = plt.subplots(2, 1, figsize=(4.2, 3.2), sharex=True)
 for ax, (name, prof) in zip(axes, (("eager", eager_prof),
                                    ("compiled", compiled_prof))):
     timeline(ax, prof, f"{name}: {len(lanes(prof)['CPU: step()'])} calls")

@@ -14,13 +14,14 @@ MEASURES = ("back_to_back", "latency")
 
 
 def measure(variants, rounds=15, calls=10):
-    """Both of the guide's measures for each variant (name -> step), interleaved in rounds.
+    """Both of the guide's measures for each variant (name -> step),
+    interleaved in rounds.
 
-    timing.compare warms every variant, then times them in rounds, A B C, B C A, ..., so that
-    drift falls on all of them alike. Back to back: `calls` calls queued between two CUDA
-    events, GPU time per call. Latency from idle: one synchronised call. Each is a median
-    with its 10th-90th percentile range across the rounds.
-    """
+    timing.compare warms every variant, then times them in rounds, A B C, B C
+    A, ..., so that drift falls on all of them alike. Back to back: `calls`
+    calls queued between two CUDA events, GPU time per call. Latency from
+    idle: one synchronised call. Each is a median with its 10th-90th
+    percentile range across the rounds."""
     return {measure: timing.compare(variants, measure, rounds=rounds,
                                     calls=calls)
             for measure in MEASURES}
@@ -33,19 +34,19 @@ MODES = ("default", "reduce-overhead", "max-autotune")
 def cache_lookups():
     """Inductor's FX graph cache lookups so far: hits, misses, bypasses.
 
-    Read afresh each time: compiling replaces the counter object, so one held across a
-    compilation stops counting.
-    """
+    Read afresh each time: compiling replaces the counter object, so one held
+    across a compilation stops counting."""
     inductor = torch._dynamo.utils.counters["inductor"]
     return [inductor[f"fxgraph_cache_{kind}"]
             for kind in ("hit", "miss", "bypass")]
 
 
 def compare(name, build_step, dtype, modes=MODES):
-    """Eager and each compile mode; build_step(wrap) returns a step with the model wrapped.
+    """Eager and each compile mode; build_step(wrap) returns a step with the
+    model wrapped.
 
-    Each mode's first call (its compilation) is timed on its own with timing.first_call;
-    then all variants are measured together, interleaved.
+    Each mode's first call (its compilation) is timed on its own with
+    timing.first_call; then all variants are measured together, interleaved.
     """
     steps = {"eager": build_step(lambda model: model)}
     rows = {"eager": dict(model=name, dtype=dtype, mode="eager",
@@ -70,12 +71,14 @@ def compare(name, build_step, dtype, modes=MODES):
 
 
 def by_mode(rows):
-    """The rows keyed by mode, for the chapter's prose to quote (glued values)."""
+    """The rows keyed by mode, for the chapter's prose to quote (glued
+    values)."""
     return {r["mode"]: r for r in rows}
 
 
 def inference_steps(model, images):
-    """For compare(): a forward pass under no_grad, in float32 or under bfloat16 autocast."""
+    """For compare(): a forward pass under no_grad, in float32 or under
+    bfloat16 autocast."""
 
     def for_dtype(dtype):
         def build_step(wrap):
@@ -94,7 +97,8 @@ def inference_steps(model, images):
 
 
 def training_steps(model, images, labels):
-    """For compare(): forward, loss, backward and an SGD step; only the model is compiled."""
+    """For compare(): forward, loss, backward and an SGD step; only the model
+    is compiled."""
     optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
 
     def for_dtype(dtype):
@@ -139,24 +143,27 @@ def table(rows):
 
 
 def chart(rows, title):
-    """Two panels from the measured rows: speedup over eager, and the first call's cost."""
+    """Two panels from the measured rows, one above the other (readable on
+    a phone): speedup over eager, and the first call's cost."""
     import matplotlib.pyplot as plt
 
-    compiled = [r for r in rows if r["mode"] != "eager"]
+    compiled = [r for r in rows if r["mode"] != "eager"][::-1]
     modes = [r["mode"] for r in compiled]
-    fig, (left, right) = plt.subplots(1, 2, figsize=(8, 2.8))
-    bars = left.bar(modes, [r["speedup"] for r in compiled], color="#3f51b5")
-    left.bar_label(bars, fmt="%.2f×", fontsize=8)
-    left.axhline(1.0, color="grey", linewidth=0.8)
-    left.set_ylabel("speedup over eager\n(back to back)")
-    bars = right.bar(modes, [r["compile_s"] for r in compiled],
-                     color="#ff9800")
-    right.bar_label(bars, fmt="%.0f s", fontsize=8)
-    right.set_ylabel("first call (s)")
-    for ax in (left, right):
-        ax.tick_params(axis="x", labelsize=8)
-        ax.margins(y=0.15)
-    fig.suptitle(title, fontsize=10)
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(4.2, 4.4))
+    bars = top.barh(modes, [r["speedup"] for r in compiled],
+                    color="#3f51b5")
+    top.bar_label(bars, fmt="%.2f×", fontsize=10)
+    top.axvline(1.0, color="grey", linewidth=0.8)
+    top.set_xlabel("speedup over eager (back to back)")
+    bars = bottom.barh(modes, [r["compile_s"] for r in compiled],
+                       color="#ff9800")
+    bottom.bar_label(bars, fmt="%.0f s", fontsize=10)
+    bottom.set_xlabel("first call (s)")
+    for ax in (top, bottom):
+        ax.tick_params(labelsize=10)
+        ax.margins(x=0.2)
+    # the device's name on a line of its own
+    fig.suptitle("\n".join(title.rsplit(", ", 1)), fontsize=10)
     fig.tight_layout()
 
 

@@ -10,45 +10,35 @@ from tabulate import tabulate
 
 from timing import CUDA, compare, first_call, peak_mib, warm
 from model import build, device, loss_of
+from _memory import allocated_mib, warm_cublas
 
 # every compile below starts cold, as in a new process
 torch.compiler.config.force_disable_caches = True
 
 
-def allocated_mib():
-    return torch.cuda.memory_allocated() / 2**20 if CUDA else None
-
-
-# A throw-away matrix product, forward and backward, before anything is
-# measured. cuBLAS allocates a workspace the first time a thread
-# multiplies matrices (this one, and the autograd engine's thread that runs
-# the backward pass) and keeps it: it is part of every row's base, not of
-# the first row's step.
-if CUDA:
-    layer = torch.nn.Linear(64, 64, device="cuda")
-    with torch.autocast("cuda", torch.bfloat16):
-        layer(torch.randn(64, 64, device="cuda")).float().sum().backward()
-    del layer
-    torch.cuda.synchronize()
-workspace_mib = allocated_mib()  # what the product left allocated
+# cuBLAS's workspace, allocated once per thread, is part of every row's
+# base (_memory.py)
+workspace_mib = warm_cublas()
 if CUDA:
     print(f"left allocated after a throw-away matrix product, "
           f"forward and backward: {workspace_mib:.0f} MiB")
 
 
 def forward_backward(model, data):
-    """Forward and backward passes; the gradients are dropped before the next call."""
+    """Forward and backward passes; the gradients are dropped before the next
+    call."""
     model.zero_grad(set_to_none=True)
     loss_of(model, *data).backward()
 
 
 def with_budget(budget):
-    """TorchInductor, with the partitioner's activation memory budget set while it compiles.
+    """TorchInductor, with the partitioner's activation memory budget set
+    while it compiles.
 
-    The budget is read when the backward graph is partitioned, at compile time. As the backend,
-    it goes with this compiled model only: Dynamo reuses what it compiled for one instance of a
-    class for another instance compiled with an equal backend, and this backend equals no other.
-    """
+    The budget is read when the backward graph is partitioned, at compile
+    time. As the backend, it goes with this compiled model only: Dynamo
+    reuses what it compiled for one instance of a class for another instance
+    compiled with an equal backend, and this backend equals no other."""
     inductor = torch._dynamo.lookup_backend("inductor")
 
     def backend(graph, example_inputs):
@@ -61,10 +51,9 @@ def with_budget(budget):
 def prepare(checkpointing, compiled, budget=None):
     """One way of saving activations: its step, first call and memory.
 
-    All rows stay alive until they are timed together, so memory is counted from what was
-    allocated before this row's model was built, plus cuBLAS's workspace: the figures of a
-    process that runs this row alone.
-    """
+    All rows stay alive until they are timed together, so memory is counted
+    from what was allocated before this row's model was built, plus cuBLAS's
+    workspace: the figures of a process that runs this row alone."""
     # the workspace and the rows built before this one
     held = allocated_mib()
     model, data = build(checkpointing)
@@ -132,16 +121,17 @@ import matplotlib.pyplot as plt
 
 if CUDA:
     names = list(memory)
-    fig, ax = plt.subplots(figsize=(6, 3))
+    # narrow, large type and the legend below: readable on a phone
+    fig, ax = plt.subplots(figsize=(4.2, 4.4), layout="constrained")
     for name in names:
         r = memory[name]
         ax.errorbar(r["above_base_mib"], r["ms"],
                     yerr=[[r["ms"] - r["p10"]], [r["p90"] - r["ms"]]],
                     fmt="o", capsize=3, label=LABELS[name])
-    ax.set_xlabel("peak memory above weights, batch and workspace (MiB)")
-    ax.set_ylabel("forward + backward, back to back,\nmedian (ms)")
-    ax.legend(fontsize=7)
-    fig.tight_layout()
+    ax.set_xlabel("peak memory above weights,\nbatch and workspace (MiB)")
+    ax.set_ylabel("forward + backward,\nback to back, median (ms)")
+    ax.tick_params(labelsize=10)
+    fig.legend(fontsize=10, loc="outside lower left")
 else:
     print("no chart without CUDA: peak memory is measured on the GPU")
 
@@ -163,7 +153,8 @@ x = torch.randn(64, 256, device=device)
 
 
 def gradients(fn):
-    """All of mlp's gradients after one forward and backward pass of fn, as one flat tensor."""
+    """All of mlp's gradients after one forward and backward pass of fn, as
+    one flat tensor."""
     mlp.zero_grad(set_to_none=True)
     torch.manual_seed(1)  # the same random numbers for every variant
     fn(x).square().mean().backward()

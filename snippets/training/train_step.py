@@ -14,6 +14,7 @@ from torch._dynamo.utils import counters
 
 from timing import CUDA, compare, first_call, peak_mib, summary, warm
 from model import build, loss_of
+from _memory import allocated_mib, warm_cublas
 
 # every compile below starts cold, as in a new process
 torch.compiler.config.force_disable_caches = True
@@ -66,20 +67,9 @@ LABELS = {"eager": "eager", "compiled_model": "torch.compile(model)",
           "compiled_autograd": "torch.compile(train), compiled autograd"}
 
 
-def allocated_mib():
-    return torch.cuda.memory_allocated() / 2**20 if CUDA else None
-
-
-# A throw-away matrix product, forward and backward, before anything is
-# measured: cuBLAS keeps the workspace it allocates on first use, in this
-# thread and in the autograd engine's.
-if CUDA:
-    layer = torch.nn.Linear(64, 64, device="cuda")
-    with torch.autocast("cuda", torch.bfloat16):
-        layer(torch.randn(64, 64, device="cuda")).float().sum().backward()
-    del layer
-    torch.cuda.synchronize()
-workspace_mib = allocated_mib()
+# cuBLAS's workspace, allocated once per thread, is part of every way's
+# base (_memory.py)
+workspace_mib = warm_cublas()
 
 
 def prepare(way):
