@@ -32,7 +32,7 @@ def test_committed_outputs_name_no_path_of_the_capturing_machine():
 from tcguide.core import freshness
 from tcguide.core import store  # noqa: E402
 from tcguide.core.snippet import load  # noqa: E402
-from tests.helpers import CPU_ONLY  # noqa: E402
+from tests.helpers import CPU_ONLY, ROOT  # noqa: E402
 
 
 def _stale(project, name):
@@ -165,3 +165,15 @@ def test_check_rejects_embedding_a_helper_module_as_the_build_does(project):
     assert problems[0].startswith("docs/en/p.md:3: [[cell topic/_helper.py#c]]: snippets/topic/_helper.py")
     assert problems[1].startswith("docs/en/p.md:5: {{topic/_helper.py:K}}: snippets/topic/_helper.py")
     assert all("is a helper module" in p and "embed or quote a cell of the snippet file" in p for p in problems)
+
+
+def test_no_stored_output_names_the_capture_machines_scratch_folders():
+    """The scratch folders' names (``tcguide-capture-…``, ``….sandbox``) are the capturing machine's:
+    normalisation turns them into neutral forms, even in a path a log cut from the left."""
+    found = []
+    for output in sorted((ROOT / "snippets").rglob("*.out.json")):
+        text = output.read_text(encoding="utf-8")
+        for marker in ("tcguide-capture-", ".sandbox/"):
+            if marker in text:
+                found.append(f"{output.relative_to(ROOT)}: {marker}")
+    assert not found, "recapture these files: " + ", ".join(found)

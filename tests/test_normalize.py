@@ -43,3 +43,18 @@ def test_python_itself_is_neutralised():
     assert normalize(f"running {sys.executable} -c pass") == "running python3 -c pass"
     if sys.prefix not in ("/", "/usr", "/usr/local"):
         assert normalize(os.path.join(sys.prefix, "include")) == "<prefix>/include"
+
+
+def test_a_path_cut_from_the_left_loses_the_capture_folders_it_still_names():
+    """Dynamo's guard lines print a source path cut to its last characters: the scratch folders'
+    unique names are what is left of the machine's path."""
+    normalize = Normalizer.for_this_machine(
+        "/tmp/tcguide-capture-x1y2/a.py.sandbox", extra={"/tmp/tcguide-capture-x1y2": "<work>"},
+        tails={"a.py.sandbox/": "", "tcguide-capture-x1y2/": "<work>/"})
+    assert normalize("# x = a + 1  # mp/tcguide-capture-x1y2/a.py.sandbox/snippets/a.py:13 in f") == \
+        "# x = a + 1  # snippets/a.py:13 in f"
+    assert normalize("see ture-x1y2/a.py.sandbox/snippets/a.py") == "see snippets/a.py"
+    assert normalize("log in re-x1y2/logs/runner.log or tcguide-capture-x1y2/b") == \
+        "log in re-x1y2/logs/runner.log or <work>/b"
+    assert normalize("/tmp/tcguide-capture-x1y2/a.py.sandbox/snippets/a.py") == "snippets/a.py"
+    assert normalize("other/a.py.sandboxes/x") == "other/a.py.sandboxes/x"

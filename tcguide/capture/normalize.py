@@ -38,9 +38,14 @@ TOOLING_FRAME = re.compile(
 @dataclass(frozen=True)
 class Normalizer:
     replacements: tuple[tuple[str, str], ...]  # (prefix, neutral form), longest prefix first
+    # (a folder's own name and "/", the neutral form of the folder): a path that a log cut from the left
+    # ("…mp/tcguide-capture-x1y2/a.py.sandbox/snippets/a.py", as Dynamo's guard lines print it) still
+    # names the folder, and everything before it goes. Only for names made unique by the capture.
+    tails: tuple[tuple[str, str], ...] = ()
 
     @classmethod
-    def for_this_machine(cls, root: str | Path, extra: dict[str, str] | None = None) -> "Normalizer":
+    def for_this_machine(cls, root: str | Path, extra: dict[str, str] | None = None,
+                         tails: dict[str, str] | None = None) -> "Normalizer":
         pairs: dict[str, str] = {}
         pairs[sys.executable] = "python3"
         pairs[os.path.realpath(sys.executable)] = "python3"
@@ -65,7 +70,7 @@ class Normalizer:
         pairs[root] = "."
         ordered = sorted(((p.rstrip(os.sep) if v else p, v) for p, v in pairs.items() if len(p) > 1),
                          key=lambda item: -len(item[0]))
-        return cls(tuple(ordered))
+        return cls(tuple(ordered), tuple(sorted((tails or {}).items(), key=lambda item: -len(item[0]))))
 
     @functools.cached_property
     def _pattern(self) -> re.Pattern:
@@ -74,10 +79,18 @@ class Normalizer:
                                 for prefix, _ in self.replacements)
         return re.compile(rf"(?<!{PATH_CHAR})(?:{alternatives})")
 
+    @functools.cached_property
+    def _cut_pattern(self) -> re.Pattern:
+        """A path up to the last of the tails it holds, from wherever the path starts."""
+        alternatives = "|".join(f"(?P<t{i}>{re.escape(tail)})" for i, (tail, _) in enumerate(self.tails))
+        return re.compile(rf"(?<![\w.~+/-])[\w.~+/-]*(?:{alternatives})")
+
     def __call__(self, text: str) -> str:
         if self.replacements:
             neutral = dict(self.replacements)
             text = self._pattern.sub(lambda m: neutral[m.group()], text)
+        if self.tails:
+            text = self._cut_pattern.sub(lambda m: self.tails[int(m.lastgroup[1:])][1], text)
         return TOOLING_FRAME.sub("", ADDRESS.sub(lambda m: m["lead"] + "0x…", text))
 
 

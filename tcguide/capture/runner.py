@@ -126,7 +126,8 @@ def run(snippet_path: str, display: str, result_path: str, logs: str) -> int:
     rank = int(os.environ.get("RANK", "0"))
     snippet_file = snippets.load(snippet_path, display)
     tooling = Path(__file__).resolve().parents[2]  # the folder that holds the tcguide package
-    normalize = Normalizer.for_this_machine(os.getcwd(), extra=_scratch_paths(tooling, logs))
+    normalize = Normalizer.for_this_machine(os.getcwd(), extra=_scratch_paths(tooling, logs),
+                                            tails={Path.cwd().name + "/": "", tooling.parent.name + "/": "<work>/"})
     tidy = Tidy(normalize)
     recorder = Recorder(result_path if rank == 0 else None, display)
     for stream in (sys.stdout, sys.stderr):
