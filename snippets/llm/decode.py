@@ -131,6 +131,6 @@ ax.bar_label(bars, fmt="%.0f", fontsize=10, padding=4)
 ax.set_xlabel("tokens per second (batch 1)")
 ax.tick_params(labelsize=10)
 ax.margins(x=0.25)
-fig.suptitle(f"greedy decoding, {NEW} tokens, latency from idle,\n"
-             f"{device}", fontsize=10)
+fig.suptitle(f"greedy decoding, {NEW} tokens,\n"
+             f"latency from idle, {device}", fontsize=10)
 fig.tight_layout()
