@@ -75,6 +75,7 @@ STATES = ("up to date", "outdated", "untranslated", "missing")
 
 
 def _i18n_status(args) -> int:
+    from tcguide.i18n import charts
     from tcguide.i18n import translations as i18n
 
     site = i18n.Site(Path.cwd())
@@ -90,10 +91,18 @@ def _i18n_status(args) -> int:
             print(f"  {row.page:<{width}}  {row.state.replace('untranslated', 'not translated')}")
             for change in row.changes:
                 print(f"  {'':<{width}}    {change}")
+    unsaid = {}
+    for lang in site.languages()[1:]:
+        unsaid[lang] = charts.missing(site.root, lang)
+        if unsaid[lang]:
+            print(f"{lang}: {len(unsaid[lang])} line(s) of chart text not translated in "
+                  f"{charts.path(Path('.'), lang)}:")
+            for text, where in sorted(unsaid[lang].items()):
+                print(f"  {text!r}  ({where})")
     for problem in problems:
         print(problem)
     behind = [r for r in rows if r.state != "up to date"]
-    if args.check and (behind or problems):
+    if args.check and (behind or problems or any(unsaid.values())):
         return 1
     return 1 if problems else 0
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from mkdocs.utils import get_relative_url
 
 from tcguide.site import figures, notebook_pages, render
-from tcguide.i18n import headings
+from tcguide.i18n import charts, headings
 from tcguide.i18n import translations as i18n
 from tcguide.core.languages import SOURCE
 from tcguide.core import claims, directive, glue, timings
@@ -109,6 +109,7 @@ class Pages:
             if d.kind == "capture-times":
                 return timings.capture_times(self.catalog.captures_under(d.file), lang)
             embedded = self.catalog.embed(d.file, d.cell)
+            words = charts.load(self.site.root, lang)
         except GuideError as exc:
             problem = exc.inside(page_path, d.line, d.text)
             log.warning(str(problem))
@@ -119,7 +120,8 @@ class Pages:
                                            embedded.cell.line)
         where = f"{page_path}:{d.line}: {d.text}"
         try:
-            return render.cell(embedded, lang, lambda mime, data: self._figure(mime, data, page_url, where), source)
+            return render.cell(embedded, lang, lambda mime, data: self._figure(mime, data, page_url, where), source,
+                               words)
         except (KeyError, TypeError, ValueError, StopIteration) as exc:  # an output the renderer does not know
             problem = GuideError(page_path, d.line, f"{d.text}: its captured output holds something the site cannot "
                                  f"show ({type(exc).__name__}: {exc})",

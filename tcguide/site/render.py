@@ -19,6 +19,7 @@ from tcguide.core.errors import GuideError
 from tcguide.core.languages import SOURCE
 from tcguide.core.labels import label
 from tcguide.core.output_format import from_lines
+from tcguide.i18n.charts import ChartText
 from tcguide.site import tables
 
 FOLD_LINES = 25  # longer outputs fold
@@ -137,7 +138,21 @@ def figures_as_prose(text: str, lang: str) -> str:
     return NUMBER.sub(written, text)
 
 
-def outputs(embedded: Embedded, lang: str, figure_url=data_uri) -> str:
+# A line of a chart's text, as matplotlib writes it with svg.fonttype "none": one <text> per line.
+CHART_TEXT = re.compile(r"(<text\b[^>]*>)([^<]*)(</text>)")
+
+
+def chart_in_language(svg: str, lang: str, words: ChartText) -> str:
+    """A chart's SVG with its text in the page's language (``i18n/charts-<lang>.toml``, where it has an
+    entry) and its numbers written as the page's prose writes them."""
+    def line(match: re.Match) -> str:
+        text = html.unescape(match[2])
+        text = words.line(text) or text
+        return match[1] + html.escape(figures_as_prose(text, lang), quote=False) + match[3]
+    return CHART_TEXT.sub(line, svg)
+
+
+def outputs(embedded: Embedded, lang: str, figure_url=data_uri, words: ChartText = ChartText()) -> str:
     record = embedded.record
     parts: list[str] = []
     for output in record.outputs if record else ():
@@ -150,10 +165,13 @@ def outputs(embedded: Embedded, lang: str, figure_url=data_uri) -> str:
                          f'{html.escape(output["message"])} <span class="tcg-where">({html.escape(where)})</span></div>')
         elif kind == "display_data":
             mime = next(m for m in FIGURE_TYPES if m in output["data"])
-            url = html.escape(figure_url(mime, from_lines(output["data"][mime])))
+            figure = from_lines(output["data"][mime])
+            if mime == "image/svg+xml":
+                figure = chart_in_language(figure, lang, words)
+            url = html.escape(figure_url(mime, figure))
             alt = label(lang, "figure").format(cell=embedded.cell.name, file=embedded.snippet.path)
             if output["data"].get("text/plain"):  # what the chart shows, described at capture
-                alt += ": " + figures_as_prose(from_lines(output["data"]["text/plain"]), lang)
+                alt += ": " + figures_as_prose(words.within(from_lines(output["data"]["text/plain"])), lang)
             # a tap opens the figure on its own, to zoom on a phone
             parts.append(f'<a class="tcg-figure-link" href="{url}"><img class="tcg-figure" alt="{html.escape(alt)}" '
                          f'src="{url}" loading="lazy"></a>')
@@ -187,10 +205,12 @@ def problem_box(error: GuideError, lang: str) -> str:
             f'{html.escape(str(error))}</div>')
 
 
-def cell(embedded: Embedded, lang: str, figure_url=data_uri, source_url: str | None = None) -> str:
+def cell(embedded: Embedded, lang: str, figure_url=data_uri, source_url: str | None = None,
+         words: ChartText = ChartText()) -> str:
     """Markdown for one embedded cell: a fenced code block, then one line of HTML.
     ``figure_url`` gives the address of a figure's SVG (default: the SVG inlined);
-    ``source_url`` the snippet file's in the repository, linked beside the cell."""
+    ``source_url`` the snippet file's in the repository, linked beside the cell;
+    ``words`` the language's chart text."""
     out = [code_block(embedded), ""]
     body = [source_link(embedded, source_url, lang)]
     if embedded.problem:
@@ -198,7 +218,7 @@ def cell(embedded: Embedded, lang: str, figure_url=data_uri, source_url: str | N
     if embedded.capture is not None:
         stale = " tcg-stale" if embedded.problem else ""
         body.append(f'<div class="tcg-output{stale}" data-search-exclude data-cell="{html.escape(embedded.snippet.path)}#{embedded.cell.name}">'
-                    f'{outputs(embedded, lang, figure_url)}{provenance(embedded, lang)}</div>')
+                    f'{outputs(embedded, lang, figure_url, words)}{provenance(embedded, lang)}</div>')
     out.append("".join(body))
     return "\n".join(out) + "\n"
 
