@@ -14,7 +14,8 @@ SVG = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 300 200">'
        '<text style="font-size: 10px" x="1" y="9">greedy decoding, 128 tokens, H100</text>'
        '<text style="font-size: 10px" x="1" y="5">0.5</text>'
        '<text style="font-size: 10px" x="1" y="7">4500</text>'
-       '<text style="font-size: 10px" x="1" y="8">eager &amp; compiled</text></svg>')
+       '<text style="font-size: 10px" x="1" y="8">eager &amp; compiled</text>'
+       '<text style="font-size: 10px" x="1" y="3">NVIDIA H100 80GB HBM3</text></svg>')
 
 
 def _words(tmp_path, lang, text):
@@ -28,7 +29,7 @@ def test_a_chart_shows_its_text_and_numbers_in_the_pages_language(tmp_path):
                                    '"greedy decoding, {} tokens, {}" = "жадное декодирование: {} токенов, {}"\n')
     shown = [html.unescape(t) for t in re.findall(r">([^<]+)</text>", chart_in_language(SVG, "ru", words))]
     assert shown == ["первый вызов (с)", "жадное декодирование: 128 токенов, H100", "0,5", "4\u202f500",
-                     "eager & compiled"]  # no entry: stays English, and stays escaped in the SVG
+                     "eager & compiled", "NVIDIA H100 80GB HBM3"]  # no entry: stays English, and stays escaped in the SVG
     assert "eager &amp; compiled" in chart_in_language(SVG, "ru", words)
 
 

@@ -15,6 +15,7 @@ are written as the page's prose writes them afterwards, by the site. Stdlib only
 from __future__ import annotations
 
 import functools
+import html
 import re
 import tomllib
 from dataclasses import dataclass
@@ -110,10 +111,10 @@ TEXT = re.compile(r"<text\b[^>]*>([^<]*)</text>")
 
 
 def texts(svg: str) -> list[str]:
-    """The lines of text a chart shows (its labels, titles and legend), numbers alone left out."""
-    import html
+    """The lines of text a chart shows (its labels, titles and legend), but numbers and names alone
+    (a line with no lower-case word, such as a GPU's name: NVIDIA H100 80GB HBM3), which stay as they are."""
     found = [html.unescape(t).strip() for t in TEXT.findall(svg)]
-    return [t for t in found if t and re.search(r"[^\W\d_]", t)]
+    return [t for t in found if re.search(r"[a-z]", t)]
 
 
 def english_texts(root: Path) -> dict[str, str]:
