@@ -9,7 +9,7 @@ from tcguide.core.errors import GuideError
 from tcguide.i18n import charts
 from tcguide.site.render import chart_in_language
 
-SVG = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 300 200">'
+SVG = ('<svg xmlns="http://www.w3.org/2000/svg" width="300pt" height="200pt" viewBox="0 0 300 200">'
        '<text style="font-size: 10px" x="1" y="2">first call (s)</text>'
        '<text style="font-size: 10px" x="1" y="9">greedy decoding, 128 tokens, H100</text>'
        '<text style="font-size: 10px" x="1" y="5">0.5</text>'
@@ -57,3 +57,10 @@ def test_a_broken_entry_is_named_by_file_and_line(tmp_path, text, problem):
 
 def test_the_lines_a_chart_shows_leave_numbers_alone():
     assert charts.texts(SVG) == ["first call (s)", "greedy decoding, 128 tokens, H100", "eager & compiled"]
+
+
+def test_a_chart_gets_room_on_either_side_for_text_laid_out_by_other_fonts(tmp_path):
+    shown = chart_in_language(SVG, "en", charts.load(tmp_path, "en"))
+    assert 'width="320pt" height="200pt" viewBox="-10 0 320 200"' in shown
+    drawn_as_paths = '<svg width="300pt" height="200pt" viewBox="0 0 300 200"><path d="M0 0"/></svg>'
+    assert chart_in_language(drawn_as_paths, "ru", charts.load(tmp_path, "ru")) == drawn_as_paths

@@ -142,14 +142,28 @@ def figures_as_prose(text: str, lang: str) -> str:
 CHART_TEXT = re.compile(r"(<text\b[^>]*>)([^<]*)(</text>)")
 
 
+# The drawing's size on its root element: width="298.1pt" height="188pt" viewBox="0 0 298.1 188".
+CHART_SIZE = re.compile(r'(<svg\b[^>]*?\bwidth=")([\d.]+)(pt"[^>]*?\bviewBox=")([\d.-]+) ([\d.-]+) ([\d.]+) ')
+SIDE_ROOM = 10  # in the drawing's units (pt), on each side
+
+
 def chart_in_language(svg: str, lang: str, words: ChartText) -> str:
     """A chart's SVG with its text in the page's language (``i18n/charts-<lang>.toml``, where it has an
-    entry) and its numbers written as the page's prose writes them."""
+    entry) and its numbers written as the page's prose writes them. Its text is laid out by the reader's
+    fonts, not by the ones matplotlib measured it with, and a translation is longer or shorter than
+    the English: the drawing gets room on either side, so that a label at its edge is not cut off."""
     def line(match: re.Match) -> str:
         text = html.unescape(match[2])
         text = words.line(text) or text
         return match[1] + html.escape(figures_as_prose(text, lang), quote=False) + match[3]
-    return CHART_TEXT.sub(line, svg)
+
+    def widened(match: re.Match) -> str:
+        width, left, top, inner = float(match[2]), float(match[4]), match[5], float(match[6])
+        return (f"{match[1]}{width + 2 * SIDE_ROOM:g}{match[3]}"
+                f"{left - SIDE_ROOM:g} {top} {inner + 2 * SIDE_ROOM:g} ")
+    if not CHART_TEXT.search(svg):  # its text drawn as paths: nothing to translate, nothing to make room for
+        return svg
+    return CHART_SIZE.sub(widened, CHART_TEXT.sub(line, svg), count=1)
 
 
 def outputs(embedded: Embedded, lang: str, figure_url=data_uri, words: ChartText = ChartText()) -> str:
