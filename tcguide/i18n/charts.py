@@ -5,7 +5,7 @@ snippet file wrote it. A language's file maps each English text, one line of a l
 the language's own::
 
     "first call (s)" = "первый вызов (с)"
-    "greedy decoding, {} tokens, latency from idle, {}" = "жадное декодирование: {} токенов, ..."
+    "greedy decoding, {} tokens," = "жадное декодирование, {} токенов,"
 
 ``{}`` stands for text that a page carries over as it is (a count, a device's name), in the same
 order. A text with no entry stays English, and ``make i18n-status`` lists it (``missing``). Numbers
@@ -107,13 +107,14 @@ def load(root: Path, lang: str) -> ChartText:
     return _cached(str(file), file.stat().st_mtime_ns)
 
 
-TEXT = re.compile(r"<text\b[^>]*>([^<]*)</text>")
+# A line of a chart's text, as matplotlib writes it with svg.fonttype "none": one <text> per line.
+TEXT = re.compile(r"(<text\b[^>]*>)([^<]*)(</text>)")
 
 
 def texts(svg: str) -> list[str]:
     """The lines of text a chart shows (its labels, titles and legend), but numbers and names alone
     (a line with no lower-case word, such as a GPU's name: NVIDIA H100 80GB HBM3), which stay as they are."""
-    found = [html.unescape(t).strip() for t in TEXT.findall(svg)]
+    found = [html.unescape(m[2]).strip() for m in TEXT.finditer(svg)]
     return [t for t in found if re.search(r"[a-z]", t)]
 
 

@@ -19,6 +19,7 @@ from tcguide.core.errors import GuideError
 from tcguide.core.languages import SOURCE
 from tcguide.core.labels import label
 from tcguide.core.output_format import from_lines
+from tcguide.i18n import charts
 from tcguide.i18n.charts import ChartText
 from tcguide.site import tables
 
@@ -138,10 +139,6 @@ def figures_as_prose(text: str, lang: str) -> str:
     return NUMBER.sub(written, text)
 
 
-# A line of a chart's text, as matplotlib writes it with svg.fonttype "none": one <text> per line.
-CHART_TEXT = re.compile(r"(<text\b[^>]*>)([^<]*)(</text>)")
-
-
 # The drawing's size on its root element: width="298.1pt" height="188pt" viewBox="0 0 298.1 188".
 CHART_SIZE = re.compile(r'(<svg\b[^>]*?\bwidth=")([\d.]+)(pt"[^>]*?\bviewBox=")([\d.-]+) ([\d.-]+) ([\d.]+) ')
 SIDE_ROOM = 10  # in the drawing's units (pt), on each side
@@ -161,9 +158,9 @@ def chart_in_language(svg: str, lang: str, words: ChartText) -> str:
         width, left, top, inner = float(match[2]), float(match[4]), match[5], float(match[6])
         return (f"{match[1]}{width + 2 * SIDE_ROOM:g}{match[3]}"
                 f"{left - SIDE_ROOM:g} {top} {inner + 2 * SIDE_ROOM:g} ")
-    if not CHART_TEXT.search(svg):  # its text drawn as paths: nothing to translate, nothing to make room for
+    if not charts.TEXT.search(svg):  # its text drawn as paths: nothing to translate, nothing to make room for
         return svg
-    return CHART_SIZE.sub(widened, CHART_TEXT.sub(line, svg), count=1)
+    return CHART_SIZE.sub(widened, charts.TEXT.sub(line, svg), count=1)
 
 
 def outputs(embedded: Embedded, lang: str, figure_url=data_uri, words: ChartText = ChartText()) -> str:
