@@ -140,3 +140,8 @@ def test_jieba_loads_in_a_thread_of_its_own_while_the_server_waits():
     thread = search.load_jieba_meanwhile()
     thread.join(60)
     assert not thread.is_alive() and jieba.dt.initialized
+
+
+def test_an_index_entry_keeps_prose_and_inline_code_but_not_code_blocks_or_runs_of_space():
+    text = "<p>Compile   it\n   with <code>torch.compile</code>:</p> <pre><code>x = 1\n</code></pre> <p>done</p>"
+    assert search.without_code_blocks(text) == "<p>Compile it with <code>torch.compile</code>:</p> <p>done</p>"

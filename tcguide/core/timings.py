@@ -49,4 +49,5 @@ def capture_times(captures, lang: str) -> str:
                     f"<td>{html.escape(duration(total, lang))}</td><td>{html.escape(Environment.of(capture.environment).describe())}</td>"
                     f"<td>{html.escape(capture.captured_at[:10])}</td></tr>")
     head = "".join(f"<th>{html.escape(label(lang, k))}</th>" for k in ("t_file", "t_cells", "t_time", "t_where", "t_date"))
-    return f'<table class="tcg-times"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>\n'
+    # where and when each file ran: the reader's answer on the page, not a search's (data-search-exclude)
+    return f'<table class="tcg-times" data-search-exclude><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>\n'

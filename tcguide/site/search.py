@@ -157,6 +157,7 @@ def snapshot(search) -> dict:
 
 
 CODE_BLOCK = re.compile(r"<pre>.*?</pre>", re.S)
+SPACES = re.compile(r"\s{2,}")
 PRE = re.compile(r"(<pre\b[^>]*>)(.*?)(</pre>)", re.S)
 TAG = re.compile(r"<[^>]*>")
 # a code block's caption, its snippet file and cell ("snippets/topic/file.py · cell"): a cell's name, the
@@ -262,8 +263,9 @@ def without_code_blocks(text: str) -> str:
     """A section's text without its code blocks: the snippets' code is the same in every
     language and was a third of each index (the captured outputs, and each cell's provenance and
     source link, are kept out at render time with data-search-exclude). Names in running text,
-    inline code included, stay searchable."""
-    return CODE_BLOCK.sub(" ", text)
+    inline code included, stay searchable. Runs of white space, the Markdown's line breaks and
+    indentation, are one space: a search's words and its result's preview are the same."""
+    return SPACES.sub(" ", CODE_BLOCK.sub(" ", text))
 
 
 def write_indexes(site_dir: Path, indexes: dict[str, dict], default: str) -> dict[str, int]:
