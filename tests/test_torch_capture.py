@@ -74,7 +74,7 @@ def test_torchrun_ranks_end_when_the_file_times_out(project, tmp_path, capsys, t
         # /// capture
         # gpus = 2
         # launcher = "torchrun"
-        # timeout = 45
+        # timeout = 20
         # ///
 
         # %% hang
@@ -85,7 +85,7 @@ def test_torchrun_ranks_end_when_the_file_times_out(project, tmp_path, capsys, t
         """)
     status = project.capture("hang.py", env={"gpu_count": 2, "gpu": "test", "torch": torch.__version__})
     assert status == 1
-    assert "snippets/hang.py:7: cell 'hang' still running after the file's timeout of 45 s" in capsys.readouterr().out
+    assert "snippets/hang.py:7: cell 'hang' still running after the file's timeout of 20 s" in capsys.readouterr().out
     ranks = pids_in(pids)
     assert len(ranks) == 2
     wait_for(lambda: not any(alive(p) for p in ranks), 30, "the torchrun ranks to end")
