@@ -22,7 +22,8 @@ def warm_cublas():
     if CUDA:
         layer = torch.nn.Linear(64, 64, device="cuda")
         with torch.autocast("cuda", torch.bfloat16):
-            layer(torch.randn(64, 64, device="cuda")).float().sum().backward()
+            out = layer(torch.randn(64, 64, device="cuda"))
+            out.float().sum().backward()
         del layer
         torch.cuda.synchronize()
     return allocated_mib()
