@@ -24,6 +24,6 @@ def warm_cublas():
         with torch.autocast("cuda", torch.bfloat16):
             out = layer(torch.randn(64, 64, device="cuda"))
             out.float().sum().backward()
-        del layer
+        del layer, out
         torch.cuda.synchronize()
     return allocated_mib()
