@@ -91,9 +91,9 @@ def _i18n_status(args) -> int:
             print(f"  {row.page:<{width}}  {row.state.replace('untranslated', 'not translated')}")
             for change in row.changes:
                 print(f"  {'':<{width}}    {change}")
-    unsaid = {}
+    unsaid, shown = {}, charts.english_texts(site.root)  # read once: every stored chart of the guide
     for lang in site.languages()[1:]:
-        unsaid[lang] = charts.missing(site.root, lang)
+        unsaid[lang] = charts.missing(charts.load(site.root, lang), shown)
         if unsaid[lang]:
             print(f"{lang}: {len(unsaid[lang])} line(s) of chart text not translated in "
                   f"{charts.path(Path('.'), lang)}:")

@@ -21,7 +21,10 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from tcguide.core import store
+from tcguide.core.discovery import snippet_files
 from tcguide.core.errors import GuideError
+from tcguide.core.output_format import from_lines
 
 FOLDER = "i18n"
 SLOT = "{}"
@@ -120,10 +123,6 @@ def texts(svg: str) -> list[str]:
 
 def english_texts(root: Path) -> dict[str, str]:
     """Every line of text of the guide's stored charts -> the first snippet file that shows it."""
-    from tcguide.core import store
-    from tcguide.core.discovery import snippet_files
-    from tcguide.core.output_format import from_lines
-
     found: dict[str, str] = {}
     for snippet in snippet_files(Path(root) / "snippets", Path(root)):
         output = store.output_path(snippet)
@@ -137,7 +136,6 @@ def english_texts(root: Path) -> dict[str, str]:
     return found
 
 
-def missing(root: Path, lang: str) -> dict[str, str]:
-    """The charts' lines of text the language's file has no entry for -> a snippet file that shows it."""
-    words = load(root, lang)
-    return {text: where for text, where in english_texts(root).items() if words.line(text) is None}
+def missing(words: ChartText, shown: dict[str, str]) -> dict[str, str]:
+    """Of the charts' lines of text (``english_texts``), those a language's chart text has no entry for."""
+    return {text: where for text, where in shown.items() if words.line(text) is None}
