@@ -1,10 +1,12 @@
 # /// capture
 # gpus = 1
-# timeout = 300     # about 50 s on an H100: one compile of Adam's step, then three small compiles
+# timeout = 300     # about 55 s on an H100: one compile of Adam's step, then three small compiles
 # exclusive = true
 # ///
 
 # %% setup
+import statistics
+import time
 from collections import Counter
 
 import torch
@@ -12,7 +14,7 @@ from tabulate import tabulate
 from torch._dynamo.utils import counters
 
 import profiles
-from timing import CUDA, compare, first_call
+from timing import CUDA, compare, first_call, sync
 from model import build, loss_of
 
 model, batch = build()
@@ -28,6 +30,30 @@ def kernels(step):
         return None
     return dict(Counter(e.name for e in profiles.kernels(
         profiles.profiled(step, calls=1))))
+
+
+def kernel_ms(step):
+    """GPU time of one call's kernels, in ms (None without CUDA)."""
+    if not CUDA:
+        return None
+    return profiles.summary(profiles.profiled(step))["kernel_us"] / 1000
+
+
+def host_ms(steps, calls=20, rounds=15):
+    """Host time to issue one call of each step, in ms: the median over
+    rounds, the steps interleaved, of `calls` calls issued without waiting
+    for the GPU, which finishes its work between rounds."""
+    times = {name: [] for name in steps}
+    for _ in range(rounds):
+        for name, step in steps.items():
+            sync()
+            started = time.perf_counter()
+            for _ in range(calls):
+                step()
+            times[name].append((time.perf_counter() - started) * 1000
+                               / calls)
+    sync()
+    return {name: statistics.median(t) for name, t in times.items()}
 
 
 # %% adam-variants glue=adam
@@ -80,6 +106,19 @@ print(tabulate([[name, f"{r['first_s']:.2f}", f"{r['ms']:.3f}",
 for name, r in adam.items():
     for line in r.get("top", []):
         print(f"{name:9} {line}")
+
+# Back to back, a step takes the longer of two times: its kernels' on the
+# GPU, and the host's to issue it (Python, guards, launches).
+issued = host_ms(steps)
+for name, step in steps.items():
+    adam[name]["kernel_ms"] = kernel_ms(step)
+    adam[name]["host_ms"] = issued[name]
+print()
+print(tabulate([[name, r["kernel_ms"] and f"{r['kernel_ms']:.3f}",
+                 f"{r['host_ms']:.3f}", f"{r['ms']:.3f}"]
+                for name, r in adam.items()],
+               headers=["Adam step", "its kernels on the GPU (ms)",
+                        "host, to issue it (ms)", "back to back (ms)"]))
 
 # %% lr-scheduler glue=schedules
 # A scheduler changes the learning rate after every step. Stored as a Python
