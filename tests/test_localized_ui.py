@@ -6,12 +6,21 @@ from tcguide.site import notebook_pages
 from tcguide.core.labels import LABELS, label
 
 
-@pytest.mark.parametrize("lang, words", [("en", "Copied!"), ("ru", "Скопировано!"), ("zh", "已复制！"),
-                                         ("ko", "복사했습니다!")])
-def test_a_notebook_pages_copy_button_says_copied_in_the_pages_language(lang, words):
-    page = '<button class="copy"><span class="notice" hidden>Copied!</span></button><div class="highlight-ipynb">'
-    out = notebook_pages.finish(page, label(lang, "copied"))
-    assert f'<span class="notice" hidden>{words}</span>' in out
+# As the converter's template writes a copy button, and as the page reaches the plugin, serialised again
+TEMPLATE = ('<clipboard-copy for="cell-3", aria-label="Copy to Clipboard"><span class="notice" hidden>Copied!</span>'
+            '</clipboard-copy>')
+ARRIVES = ('<clipboard-copy ,="" aria-label="Copy to Clipboard" for="cell-3"><span class="notice" hidden="">Copied!'
+           '</span></clipboard-copy>')
+
+
+@pytest.mark.parametrize("button", [TEMPLATE, ARRIVES])
+@pytest.mark.parametrize("lang, name, words", [("en", "Copy to clipboard", "Copied!"),
+                                               ("ru", "Скопировать в буфер обмена", "Скопировано!"),
+                                               ("zh", "复制到剪贴板", "已复制！"), ("ko", "클립보드로 복사", "복사했습니다!")])
+def test_a_notebook_pages_copy_button_is_named_and_says_copied_in_the_pages_language(lang, name, words, button):
+    page = f'{button}<div class="highlight-ipynb">'
+    out = notebook_pages.finish(page, lang)
+    assert f'<clipboard-copy for="cell-3" aria-label="{name}"><span class="notice" hidden>{words}</span>' in out
     assert '<div tabindex="0" class="highlight-ipynb">' in out
 
 
@@ -22,7 +31,7 @@ def test_a_notebook_pages_copy_button_script_is_one_file_for_every_page(tmp_path
     page = (f'<script>__md_scope=new URL("..",location)</script><article><script>\n{clipboard}</script>'
             '<div class="highlight-ipynb"></div></article>')
     written = []
-    out = notebook_pages.finish(page, "Copied!", tmp_path, "en/x/notebook/", written)
+    out = notebook_pages.finish(page, "en", tmp_path, "en/x/notebook/", written)
     assert '<script>__md_scope=new URL("..",location)</script>' in out and clipboard not in out
     [name] = written
     assert name.startswith("assets/notebook/") and name.endswith(".js")

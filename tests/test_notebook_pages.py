@@ -10,6 +10,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from tcguide.core.labels import label
 from tests.helpers import write_captured
 
 CONFIG = """\
@@ -74,6 +75,11 @@ def test_every_language_has_the_chapters_notebook_as_a_page_and_a_download(site)
         page = (folder / "index.html").read_text()
         assert 'class="jupyter-wrapper"' in page and PROSE[lang] in page, lang  # rendered by mkdocs-jupyter
         assert f'<html lang="{lang}"' in page
+        # the copy buttons, named and saying what they did in the page's language
+        assert f'<clipboard-copy for="cell-1" aria-label="{label(lang, "copy")}">' in page, lang
+        assert f'<span class="notice" hidden>{label(lang, "copied")}</span>' in page, lang
+        assert lang == "en" or ("Copied!" not in page and "Copy to Clipboard" not in page), lang
+        assert ',=""' not in page
         alternates = {l: f"https://guide.example/{p}chapter/notebook/" for l, p in LANGS.items()}
         for other, href in alternates.items():  # the language selector leads to the same notebook
             assert f'<link rel="alternate" href="{href}" hreflang="{other}">' in page, (lang, other)

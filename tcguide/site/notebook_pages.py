@@ -170,21 +170,29 @@ _INLINE = re.compile(r'<style(?: type="text/css")?>\n(?P<css>.*?)</style>'
                      r'|<script>(?P<classic>.*?)</script>', re.S)
 
 
+# The converter's template writes `hidden`; the page reaches here serialised again, as `hidden=""`.
+_COPIED = re.compile(r'<span class="notice" hidden(?:="")?>Copied!</span>')
+# The template's copy button, `for="cell-N", aria-label="Copy to Clipboard"`, whose comma becomes a
+# stray attribute: written again without it, and with the label in the page's language.
+_COPY_BUTTON = re.compile(r'<clipboard-copy [^>]*aria-label="Copy to Clipboard"[^>]*>')
+_FOR = re.compile(r'\bfor="([^"]*)"')
 _IMAGE = re.compile(r'src="data:(?P<mime>image/svg\+xml|image/png);base64,(?P<data>[A-Za-z0-9+/=\s]+)"')
 
 
-def finish(page_html: str, copied: str, site_dir: Path | None = None, page_url: str = "",
+def finish(page_html: str, lang: str, site_dir: Path | None = None, page_url: str = "",
            written: list[str] | None = None) -> str:
     """A rendered notebook page, reachable by keyboard (its code areas scroll sideways, so they take
-    focus), whose copy button says "Copied!" in the page's language, and whose big inline styles and
+    focus), whose copy buttons are named, and say "Copied!", in the page's language, and whose big inline styles and
     scripts (mkdocs-jupyter puts about 590 KB of CSS and the 4 KB script of its copy buttons in every
     notebook page) and its charts are files
     of the site, named by their content: one download for every notebook page and language, cached
     by the browser. An SVG chart is served with its drawing only, as the chapter pages' are, under the
     name its chapter page gives it. What else the page carries and does not need goes (``notebook_weight``).
     ``written`` gets the name of each of the site's files the page uses (written now, or already there)."""
-    page_html = page_html.replace('<span class="notice" hidden>Copied!</span>',
-                                  f'<span class="notice" hidden>{html.escape(copied)}</span>')
+    page_html = _COPIED.sub(f'<span class="notice" hidden>{html.escape(label(lang, "copied"))}</span>', page_html)
+    named = html.escape(label(lang, "copy"))
+    page_html = _COPY_BUTTON.sub(lambda m: f'<clipboard-copy for="{_FOR.search(m[0])[1]}" aria-label="{named}">',
+                                 page_html)
     page_html = page_html.replace('<div class="highlight-ipynb', '<div tabindex="0" class="highlight-ipynb')
     if site_dir is None:
         return notebook_weight.slim(page_html)

@@ -274,7 +274,7 @@ class CellsPlugin(BasePlugin[CellsConfig]):
         lang = language(config)
         output = pagehead.permalink_titles(output, label(lang, "permalink"))
         if notebook_pages.is_notebook_page(page):
-            output = notebook_pages.finish(output, label(lang, "copied"), Path(config.site_dir), page.url, written)
+            output = notebook_pages.finish(output, lang, Path(config.site_dir), page.url, written)
         else:  # a notebook page sheds the same in finish()
             output = page_weight.slim(output)
         output = pagehead.title_once(output, config.site_name)
