@@ -200,3 +200,28 @@ def test_a_project_in_a_folder_of_its_repository_is_compared_with_the_same_folde
     assert "Outputs: 1 at HEAD" in text and "1 of the 1 in both were recaptured" in text
     assert "- **5 of 8 glued numbers moved by more than 15 %**" in text
     assert "- 2 claims no longer hold" in text
+
+
+def test_todays_claims_are_checked_on_the_earlier_outputs_too(project):
+    """A claim that holds on the new capture but not on the one before is listed with both sides' values:
+    a recapture on another machine start can flip it."""
+    _committed(project, **SECOND)
+    text = _recaptured(project, **FIRST)
+    summary = _section(text, "Summary")
+    assert re.search(r"^- \*\*2 of today's claims do not hold on the outputs at HEAD \(\w+\)\*\*$",
+                     summary, re.M), summary
+    crossed = _section(text, "Today's claims on the earlier outputs")
+    assert re.search(r"^- `docs/en/timings.md:5` \*\*compiled-faster\*\* `below\(compiled, eager\)`: "
+                     r"now holds with compiled.p90 = 1.1, eager.p10 = 1.9; "
+                     r"on the outputs at HEAD \(\w+\) false with compiled.p90 = 2.3, eager.p10 = 1.9$",
+                     crossed, re.M), crossed
+    # one-graph: one graph now, two at HEAD
+    assert "**one-graph** `t.graphs == 1`: now holds" in crossed
+
+
+def test_a_claim_that_holds_on_both_captures_is_not_listed_as_resting_on_one(project):
+    _committed(project, **FIRST)
+    text = _recaptured(project, **dict(FIRST, e=2.05))
+    assert re.search(r"^- \*\*0 of today's claims do not hold on the outputs at HEAD \(\w+\)\*\*$", text, re.M)
+    crossed = _section(text, "Today's claims on the earlier outputs")
+    assert "Every claim that holds now also holds on the outputs at HEAD" in crossed

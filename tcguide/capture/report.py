@@ -11,7 +11,9 @@ outputs of the working tree with those at a git commit, branch or tag (REF):
   by more than 15 %, and glued text that changed; with the count the project tracks, every
   numeric leaf of every glued value ("N of M glued numbers moved by more than 15 %");
 - claims (``claims``) of the English pages that no longer hold, or newly hold, each side's
-  declarations evaluated against that side's outputs;
+  declarations evaluated against that side's outputs; and the working tree's claims evaluated
+  against REF's outputs: a claim that holds now but not there rests on a difference the other
+  capture did not show, and a recapture on another machine start can flip it;
 - per file and cell, warnings (category and message, numbers masked), errors (by name) and
   glued graph, recompile and graph-break counts that appeared, disappeared or changed.
 
@@ -124,7 +126,24 @@ def _claims(before: Side, after: Side) -> tuple[dict[str, list[str]], int]:
     return groups, len(after.claims)
 
 
-def markdown(c: Comparison) -> str:
+def _crossed(after: Side, crossed: Side) -> tuple[list[str], int]:
+    """Today's claims that hold on today's outputs but not on REF's (with both sides' values), and how
+    many could not be checked there (a value REF's outputs do not have)."""
+    fragile, unchecked = [], 0
+    for key in sorted(after.claims, key=lambda k: (k[0], after.claims[k].line, k[1])):
+        now, there = after.claims[key], crossed.claims.get(key)
+        if now.state != "holds" or there is None:
+            continue
+        if there.verdict is None:
+            unchecked += 1
+        elif not there.verdict.holds:
+            fragile.append(f"`{now.page}:{now.line}` **{key[1]}** `{now.claim.holds}`: "
+                           f"now {_claim_values(now)}; on {crossed.name} {_claim_values(there)}")
+    return fragile, unchecked
+
+
+def markdown(c: Comparison, crossed: Side | None = None) -> str:
+    """The report; ``crossed``: the working tree's claims evaluated against REF's outputs."""
     before, after = c.before, c.after
     out = [f"# Recapture report: {after.name} against {before.name}", ""]
     env0, env1 = _environment(before), _environment(after)
@@ -142,12 +161,15 @@ def markdown(c: Comparison) -> str:
                 f"{len(removed)} removed.",
             ""]
     groups, checked = _claims(before, after)
+    fragile, unchecked = _crossed(after, crossed) if crossed else ([], 0)
     out += ["## Summary", "",
             f"- **{c.moved_numbers} of {c.compared_numbers} glued numbers moved by more than 15 %**",
             f"- **{c.medians_left} timing medians left their earlier range**"
             + (f" (and {c.ranges_left} earlier medians lie outside a new, narrower range)" if c.ranges_left else ""),
             f"- {len(groups['no longer hold'])} claims no longer hold, {len(groups['newly hold'])} newly hold "
             f"({checked} claims checked on the English pages)",
+            *([f"- **{len(fragile)} of today's claims do not hold on the outputs at {before.name}**"
+               + (f" ({unchecked} cannot be checked there)" if unchecked else "")] if crossed else []),
             f"- {sum(len(v) for v in c.events.values())} changes in warnings, errors and graph, recompile or "
             f"break counts, in {len(c.events)} cells", ""]
 
@@ -202,6 +224,17 @@ def markdown(c: Comparison) -> str:
     if not shown:
         out += [f"Every claim of the English pages stands as it did at {before.name} ({checked} checked).", ""]
 
+    if crossed:
+        out += ["## Today's claims on the earlier outputs", "",
+                f"Each claim as the working tree states it, checked against the outputs at {before.name}. "
+                "One that holds now but not there rests on a difference that the other capture did not "
+                "show: a recapture on another machine start can flip it. Say what both captures show.", ""]
+        out += [f"- {line}" for line in fragile] if fragile else [
+            f"Every claim that holds now also holds on the outputs at {before.name}."]
+        out += ([f"- {unchecked} cannot be checked there: they read values those outputs do not have."]
+                if unchecked else [])
+        out.append("")
+
     out += ["## Warnings, errors and counts", ""]
     if c.events:
         for (name, cell), lines in sorted(c.events.items()):
@@ -226,4 +259,5 @@ def report(root: Path, ref: str) -> str:
         commit = materialise(root, ref, Path(tmp))
         before = read_side(Path(tmp), f"{ref} ({commit})" if not commit.startswith(ref) else ref)
         after = read_side(root, "the working tree")
-        return markdown(compare(before, after))
+        crossed = read_side(root, f"the outputs at {before.name}", outputs=Path(tmp))
+        return markdown(compare(before, after), crossed)

@@ -1,5 +1,6 @@
-"""The recapture report's two sides: the captured outputs and English claims of a tree (the
-working tree, or REF taken from git into a temporary folder). Stdlib only."""
+"""The recapture report's sides: the captured outputs and English claims of a tree (the working
+tree, or REF taken from git into a temporary folder), or one tree's claims evaluated against
+another's outputs. Stdlib only."""
 
 from __future__ import annotations
 
@@ -76,9 +77,11 @@ class Side:
     quoted: dict[str, set[str]] = field(default_factory=dict)  # "topic/file.py:name.key" -> pages quoting it
 
 
-def read_side(root: Path, name: str) -> Side:
+def read_side(root: Path, name: str, outputs: Path | None = None) -> Side:
+    """The outputs, English pages and claims of the tree at ``root``; with ``outputs``, the stored outputs
+    of that tree instead, so that the claims of one are evaluated against the captures of another."""
     side = Side(name, root)
-    folder = root / SNIPPETS
+    folder = (outputs or root) / SNIPPETS
     for out in sorted(folder.rglob("*" + store.SUFFIX)) if folder.is_dir() else []:
         rel = out.relative_to(folder).as_posix()
         snippet = rel[: -len(store.SUFFIX)] + ".py"
