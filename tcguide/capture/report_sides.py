@@ -78,8 +78,9 @@ class Side:
 
 
 def read_side(root: Path, name: str, outputs: Path | None = None) -> Side:
-    """The outputs, English pages and claims of the tree at ``root``; with ``outputs``, the stored outputs
-    of that tree instead, so that the claims of one are evaluated against the captures of another."""
+    """The outputs, English pages and claims of the tree at ``root``. With ``outputs``, the stored outputs
+    are read from that other tree instead, so that one tree's claims are evaluated against another's
+    captures."""
     side = Side(name, root)
     folder = (outputs or root) / SNIPPETS
     for out in sorted(folder.rglob("*" + store.SUFFIX)) if folder.is_dir() else []:
