@@ -25,7 +25,9 @@ def chain(x, y):
     return torch.relu(f)
 
 
-n = 64 * 1024 * 1024  # 64M float32 elements: 256 MiB per tensor
+# 64 Mi float32 values, 256 MiB per tensor, on a GPU; a CPU, far slower,
+# gets 4 Mi, so that the cells below take seconds there too
+n = (64 if device == "cuda" else 4) * 1024 * 1024
 x = torch.randn(n, device=device)
 y = torch.randn(n, device=device)
 
