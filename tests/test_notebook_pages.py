@@ -85,6 +85,8 @@ def test_every_language_has_the_chapters_notebook_as_a_page_and_a_download(site)
             assert f'<link rel="alternate" href="{href}" hreflang="{other}">' in page, (lang, other)
         notebook = nbformat.read(folder / "chapter.ipynb", as_version=4)
         nbformat.validate(notebook)
+        download = (folder / "chapter.ipynb").read_text(encoding="utf-8")  # compact JSON: one line, no indentation
+        assert download.count("\n") == 1 and '{"cell_type":' in download and '\n "' not in download
         assert notebook.metadata.tcguide.language == lang and PROSE[lang] in json.dumps(notebook.cells,
                                                                                           ensure_ascii=False)
         chapter = (site / "out" / prefix / "chapter" / "index.html").read_text()

@@ -118,7 +118,7 @@ def add(files: Files, config, catalog: Catalog, scratch: Path, project_root: Pat
         def make(display=display, rel=rel, text=text, lang_root=lang_root) -> str:
             notebook, _ = notebooks.build(display, rel, text, lang, catalog, lang_root, project.needs_cuda,
                                           project.colab_gpu)
-            return notebooks.dumps(notebook)
+            return notebooks.dumps(notebook, compact=True)
         stem = posixpath.splitext(posixpath.basename(rel))[0]
         folder = under(url)
         path = scratch / lang / folder / f"{stem}.ipynb"
