@@ -124,6 +124,24 @@ def test_python_counts_by_its_minor_version_as_the_driver_by_its_major(project, 
     assert "ok    snippets/a.py" in capsys.readouterr().out
 
 
+@pytest.mark.capture  # the probe imports torch where it is installed
+def test_the_host_probe_is_recorded_as_the_format_keeps_it_and_stales_nothing(project, capsys):
+    """A capture records how fast its host ran a fixed Python loop and a tensor op as it began
+    (whole numbers, as the stored format keeps an environment's values); another host's figures are
+    no reason to recapture, as its CPU model is none."""
+    from tcguide.core import environment
+
+    probe = environment.host_probe()
+    assert set(probe) <= {"host_loop_us", "host_op_ns"} and "host_loop_us" in probe
+    assert all(isinstance(v, int) and v > 0 for v in probe.values()), probe
+    project.snippet("a.py", "# %% c\nprint(1)\n")
+    assert project.capture(env=dict(CPU_ONLY, **probe)) == 0
+    assert {k: store.load(project.output("a.py")).environment[k] for k in probe} == probe  # read back, valid
+    capsys.readouterr()
+    assert project.capture(env=dict(CPU_ONLY, host_loop_us=3 * probe["host_loop_us"], host_op_ns=7)) == 0
+    assert "skip  snippets/a.py  unchanged since its capture" in capsys.readouterr().out
+
+
 def test_package_versions_and_environment_decide_at_capture_time(project, monkeypatch, capsys):
     project.snippet("a.py", "# %% c\nimport yaml\nprint(yaml.__name__)\n")
     env = dict(CPU_ONLY, driver="580.159.04")

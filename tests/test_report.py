@@ -10,7 +10,7 @@ import pytest
 
 from tcguide import cli
 from tcguide.capture import report, report_compare, report_sides
-from tests.helpers import write_claimed_chapter
+from tests.helpers import CPU_ONLY, write_claimed_chapter
 
 BENCH = """
     # %% measure glue=t
@@ -225,3 +225,33 @@ def test_a_claim_that_holds_on_both_captures_is_not_listed_as_resting_on_one(pro
     assert re.search(r"^- \*\*0 of today's claims do not hold on the outputs at HEAD \(\w+\)\*\*$", text, re.M)
     crossed = _section(text, "Today's claims on the earlier outputs")
     assert "Every claim that holds now also holds on the outputs at HEAD" in crossed
+
+
+def test_the_hosts_probes_are_compared_where_both_sides_recorded_one(project):
+    """A slower host moves every host-paced timing: the report says by how much, from the probe each capture
+    recorded when it began."""
+    def host(loop: int, op: int) -> dict:
+        return dict(CPU_ONLY, host_cpu="Xeon", host_loop_us=loop, host_op_ns=op)
+
+    _write(project, **FIRST)
+    assert project.capture(env=host(20_000, 2_500)) == 0
+    _git(project.root, "init", "-q")
+    _git(project.root, "add", ".")
+    _git(project.root, "commit", "-qm", "capture")
+    _write(project, **SECOND)
+    assert project.capture(env=host(24_000, 3_250), force=True) == 0
+    text = report.report(project.root, "HEAD")
+    head = text.split("## Summary")[0]
+    assert "| host probe | Python loop 20 ms, tensor op 2.5 µs | **Python loop 24 ms, tensor op 3.25 µs** |" in head
+    assert ("- host probe, median over files: Python loop 20 → 24 ms (1.20×); tensor op 2.5 → 3.25 µs (1.30×). "
+            "Above 1× this side's host was slower") in _section(text, "Summary")
+
+
+def test_no_probe_comparison_where_a_side_recorded_none(project):
+    _committed(project, **FIRST)  # an output from before the probe: none recorded
+    _write(project, **SECOND)
+    assert project.capture(env=dict(CPU_ONLY, host_loop_us=24_000), force=True) == 0
+    text = report.report(project.root, "HEAD")
+    assert "| host probe | not recorded | **Python loop 24 ms** |" in text
+    assert "- host probe, median over files" not in text
+

@@ -4,8 +4,9 @@ The glued figures follow every recapture; what a reviewer must still judge is ho
 moved and what that does to the sentences around them. The report compares the captured
 outputs of the working tree with those at a git commit, branch or tag (REF):
 
-- the environment of each side (GPU, torch, CUDA, host CPU, when it was captured) and the
-  output files added, removed or unreadable;
+- the environment of each side (GPU, torch, CUDA, host CPU and its probe, when it was captured)
+  and the output files added, removed or unreadable; where both sides recorded the host probe, how
+  much slower or faster this side's host was (host-paced timings move with it);
 - glued values that moved: a timing summary (an object with ``ms``, ``p10`` and ``p90``)
   when either median left the other side's p10-p90 range, any other number when it moved
   by more than 15 %, and glued text that changed; with the count the project tracks, every
@@ -29,6 +30,7 @@ Markdown.
 from __future__ import annotations
 
 import math
+import statistics
 import tempfile
 from collections import Counter
 from pathlib import Path
@@ -59,6 +61,38 @@ def _spread(values: list[str]) -> str:
     return ", ".join(f"{v} ({n} file{'s' * (n != 1)})" for v, n in counts.most_common())
 
 
+# the host probe's fields (tcguide/core/environment.py): name, unit stored, scale to the unit shown, unit shown
+PROBES = (("host_loop_us", "Python loop", 1e-3, "ms"), ("host_op_ns", "tensor op", 1e-3, "µs"))
+
+
+def _probe(env: dict) -> str:
+    found = [f"{label} {as_number(env[key] * scale)} {unit}" for key, label, scale, unit in PROBES
+             if isinstance(env.get(key), int) and not isinstance(env.get(key), bool)]
+    return ", ".join(found) or "not recorded"
+
+
+def _host_speed(side: Side) -> dict[str, float]:
+    """Each probe's median over the side's files, in the unit shown (the files of one capture share its probe)."""
+    values: dict[str, list[float]] = {}
+    for capture in side.captures.values():
+        for key, _, scale, _ in PROBES:
+            value = capture.environment.get(key)
+            if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+                values.setdefault(key, []).append(value * scale)
+    return {key: statistics.median(found) for key, found in values.items()}
+
+
+def _host_line(before: Side, after: Side) -> list[str]:
+    """The summary's line on the two hosts' probes, where both sides recorded one."""
+    was, now = _host_speed(before), _host_speed(after)
+    parts = [f"{label} {as_number(was[key])} → {as_number(now[key])} {unit} ({now[key] / was[key]:.2f}×)"
+             for key, label, _, unit in PROBES if key in was and key in now]
+    if not parts:
+        return []
+    return [f"- host probe, median over files: {'; '.join(parts)}. Above 1× this side's host was slower: "
+            "timings the host paces rise with it, what the GPU runs does not"]
+
+
 def _environment(side: Side) -> dict[str, str]:
     envs = [c.environment for c in side.captures.values()]
 
@@ -73,6 +107,7 @@ def _environment(side: Side) -> dict[str, str]:
         "torch": _spread([e.get("torch") or "none" for e in envs]),
         "CUDA": _spread([e.get("cuda") or "none" for e in envs]),
         "host CPU": _spread([e.get("host_cpu") or "not recorded" for e in envs]),
+        "host probe": _spread([_probe(e) for e in envs]),
         "captured": f"{stamp(times[0])} – {stamp(times[-1])} UTC" if times else "—",
     }
 
@@ -171,7 +206,7 @@ def markdown(c: Comparison, crossed: Side | None = None) -> str:
             *([f"- **{len(fragile)} of today's claims do not hold on the outputs at {before.name}**"
                + (f" ({unchecked} cannot be checked there)" if unchecked else "")] if crossed else []),
             f"- {sum(len(v) for v in c.events.values())} changes in warnings, errors and graph, recompile or "
-            f"break counts, in {len(c.events)} cells", ""]
+            f"break counts, in {len(c.events)} cells", *_host_line(before, after), ""]
 
     files = [f"- added: {code_span(n)}" for n in added] + [f"- removed: {code_span(n)}" for n in removed]
     for side in (before, after):

@@ -1,5 +1,6 @@
 """Where a capture ran: GPU model and count, driver, CUDA, torch, torchvision, Triton, Python,
-the host CPU, and how it ran (compile threads, files side by side).
+the host CPU and how fast it was as the capture began (``host_probe``), and how it ran (compile
+threads, files side by side).
 
 ``Environment`` is that record, read from what a stored output holds (``Environment.of``):
 ``fingerprint()`` is the part that decides what a file prints, and so the freshness policy in
@@ -14,7 +15,9 @@ from __future__ import annotations
 import json
 import platform
 import shutil
+import statistics
 import subprocess
+import time
 from dataclasses import dataclass, field
 from importlib import metadata
 
@@ -52,9 +55,50 @@ def host_cpu() -> str:
     return platform.processor() or ""
 
 
-# How it ran, not what it ran on. The host CPU is recorded (host-side time depends on it) but,
-# like the driver's patch level, is no reason to recapture: machines of one GPU model differ in it.
-CONDITIONS = {"captured_at", "compile_threads", "side_by_side", "host_cpu"}
+PROBE_ROUNDS = 7
+PROBE_LOOP = 200_000  # iterations of the Python loop: about 13 ms on the host of an H100 capture machine
+PROBE_OPS = 10_000  # tensor additions per round
+
+
+def _python_loop() -> None:
+    table: dict[int, int] = {}
+    for i in range(PROBE_LOOP):
+        key = i & 255
+        table[key] = table.get(key, 0) + 1
+
+
+def host_probe() -> dict:
+    """How fast this host runs the work that paces host-bound timings, measured once as a capture
+    begins: the median over rounds of a fixed Python loop (calls and dictionary lookups, the kind of
+    work guards do), in µs (``host_loop_us``), and where torch is installed, of one eager addition of
+    two one-element CPU tensors (Python, the dispatcher, an allocation: what every eager launch pays),
+    in ns (``host_op_ns``): whole numbers, as the stored format keeps an environment's values. Machines
+    of one GPU model differ in both, and so do their host-paced figures; a busy machine shows here too.
+    A recapture report compares the two sides' probes."""
+    rounds = []
+    for _ in range(PROBE_ROUNDS):
+        started = time.perf_counter()
+        _python_loop()
+        rounds.append(time.perf_counter() - started)
+    probe = {"host_loop_us": round(statistics.median(rounds) * 1e6)}
+    try:
+        import torch
+    except ImportError:
+        return probe
+    a, b = torch.ones(1), torch.ones(1)
+    rounds = []
+    for _ in range(PROBE_ROUNDS):
+        started = time.perf_counter()
+        for _ in range(PROBE_OPS):
+            torch.add(a, b)
+        rounds.append(time.perf_counter() - started)
+    probe["host_op_ns"] = round(statistics.median(rounds) / PROBE_OPS * 1e9)
+    return probe
+
+
+# How it ran, not what it ran on. The host CPU and its probe are recorded (host-side time depends on
+# them) but, like the driver's patch level, are no reason to recapture: machines of one GPU model differ.
+CONDITIONS = {"captured_at", "compile_threads", "side_by_side", "host_cpu", "host_loop_us", "host_op_ns"}
 
 
 @dataclass(frozen=True)
@@ -113,14 +157,14 @@ def collect() -> dict:
     try:
         import torch
     except ImportError:
-        return env
+        return {**env, **host_probe()}
     env["torch"] = torch.__version__
     env["cuda"] = torch.version.cuda or ""
     if torch.cuda.is_available():
         env["gpu_count"] = torch.cuda.device_count()
         env["gpu"] = torch.cuda.get_device_name(0)
         env["driver"] = _driver()
-    return env
+    return {**env, **host_probe()}
 
 
 if __name__ == "__main__":
