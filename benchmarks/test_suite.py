@@ -24,7 +24,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent  # this checkout's virtual environment
-SUMMARY = re.compile(r"=+ (.*?) in [\d.]+s")
+SUMMARY = re.compile(r"^=* ?(\d+ (?:passed|failed).*?) in [\d.]+s", re.M)  # pytest's last line, -q or not
 
 
 def clone_at(ref: str, target: Path) -> Path:
