@@ -50,10 +50,10 @@ def _write(project, **values) -> None:
     write_claimed_chapter(project, BENCH.format(**values), PAGE)
 
 
-def _committed(project, **values) -> None:
-    """A git repository whose HEAD holds the project captured with these values."""
+def _committed(project, env: dict | None = None, **values) -> None:
+    """A git repository whose HEAD holds the project captured with these values (on ``env``'s machine)."""
     _write(project, **values)
-    assert project.capture() == 0
+    assert project.capture(env=env) == 0
     if not (project.root / ".git").exists():
         _git(project.root, "init", "-q")
     _git(project.root, "add", ".")
@@ -233,11 +233,7 @@ def test_the_hosts_probes_are_compared_where_both_sides_recorded_one(project):
     def host(loop: int, op: int) -> dict:
         return dict(CPU_ONLY, host_cpu="Xeon", host_loop_us=loop, host_op_ns=op)
 
-    _write(project, **FIRST)
-    assert project.capture(env=host(20_000, 2_500)) == 0
-    _git(project.root, "init", "-q")
-    _git(project.root, "add", ".")
-    _git(project.root, "commit", "-qm", "capture")
+    _committed(project, env=host(20_000, 2_500), **FIRST)
     _write(project, **SECOND)
     assert project.capture(env=host(24_000, 3_250), force=True) == 0
     text = report.report(project.root, "HEAD")
