@@ -22,21 +22,16 @@ import tempfile
 import time
 from pathlib import Path
 
+from docs_build import clone_at  # this checkout at a commit, with its history (benchmarks/ is the script's folder)
+
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent  # this checkout's virtual environment
 SUMMARY = re.compile(r"^=* ?(\d+ (?:passed|failed).*?) in [\d.]+s", re.M)  # pytest's last line, -q or not
 
 
-def clone_at(ref: str, target: Path) -> Path:
-    """This checkout at ref, with its history (page dates come from git), in target."""
-    subprocess.run(["git", "clone", "-q", "--no-checkout", str(ROOT), str(target)], check=True)
-    subprocess.run(["git", "-C", str(target), "checkout", "-q", "--detach", ref], check=True)
-    return target
-
-
 def run_once(ref: str, scratch: Path) -> tuple[float, str]:
     """One fresh clone at ref: the guide built as make docs builds it, then the tests, timed."""
-    tree = clone_at(ref, Path(tempfile.mkdtemp(dir=scratch)) / "guide")
+    tree = clone_at(ref, Path(tempfile.mkdtemp(dir=scratch)))  # with its history: page dates come from git
     env = dict(os.environ, PYTHONPATH=str(tree), NO_MKDOCS_2_WARNING="1",
                TORCHINDUCTOR_CACHE_DIR=tempfile.mkdtemp(dir=scratch))
     py = str(BIN / "python")

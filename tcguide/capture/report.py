@@ -65,20 +65,24 @@ def _spread(values: list[str]) -> str:
 PROBES = (("host_loop_us", "Python loop", 1e-3, "ms"), ("host_op_ns", "tensor op", 1e-3, "µs"))
 
 
+def _probe_values(env: dict) -> dict[str, float]:
+    """The host probe a file's environment recorded, each field in the unit shown (none before the probe)."""
+    return {key: value * scale for key, _, scale, _ in PROBES
+            if isinstance(value := env.get(key), int) and not isinstance(value, bool) and value > 0}
+
+
 def _probe(env: dict) -> str:
-    found = [f"{label} {as_number(env[key] * scale)} {unit}" for key, label, scale, unit in PROBES
-             if isinstance(env.get(key), int) and not isinstance(env.get(key), bool)]
-    return ", ".join(found) or "not recorded"
+    found = _probe_values(env)
+    return ", ".join(f"{label} {as_number(found[key])} {unit}" for key, label, _, unit in PROBES if key in found) \
+        or "not recorded"
 
 
 def _host_speed(side: Side) -> dict[str, float]:
     """Each probe's median over the side's files, in the unit shown (the files of one capture share its probe)."""
     values: dict[str, list[float]] = {}
     for capture in side.captures.values():
-        for key, _, scale, _ in PROBES:
-            value = capture.environment.get(key)
-            if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-                values.setdefault(key, []).append(value * scale)
+        for key, value in _probe_values(capture.environment).items():
+            values.setdefault(key, []).append(value)
     return {key: statistics.median(found) for key, found in values.items()}
 
 

@@ -181,7 +181,7 @@ def _needs(nb: _Notebook, environments: list[dict], colab_gpu: str) -> None:
 def dumps(notebook: dict, *, compact: bool = False) -> str:
     """A notebook as Jupyter writes it: indented JSON, one key order, non-ASCII kept. ``compact``: the
     same without the indentation and the spaces after separators (the site's downloads: Jupyter reads
-    it and writes it indented again on its first save), a tenth of the bytes."""
+    it and writes it indented again on its first save): 7 % fewer bytes over the guide's downloads."""
     if compact:
         return json.dumps(notebook, separators=(",", ":"), sort_keys=True, ensure_ascii=False) + "\n"
     return json.dumps(notebook, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
